@@ -1,0 +1,160 @@
+/**
+ * Node configuration: `HOME/config/app.toml` (app, [api], [grpc], [json-rpc], [evm]) and
+ * `HOME/config/config.toml` (consensus, [rpc], [mempool]), with command-line flags on top.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { z } from 'zod';
+
+export const AppTomlSchema = z.object({
+  'minimum-gas-prices': z.string().default(''),
+  'pruning': z.string().default('nothing'),
+  api: z.object({
+    enable: z.boolean().default(false),
+    swagger: z.boolean().default(false),
+    address: z.string().default('tcp://0.0.0.0:1317'),
+    'max-open-connections': z.number().int().nonnegative().default(1000),
+    'rpc-read-timeout': z.number().nonnegative().default(10),
+    'rpc-write-timeout': z.number().nonnegative().default(0),
+    'rpc-max-body-bytes': z.number().int().positive().default(1_000_000),
+    'enabled-unsafe-cors': z.boolean().default(false),
+  }).prefault({}),
+  grpc: z.object({
+    enable: z.boolean().default(true),
+    address: z.string().default('0.0.0.0:9090'),
+  }).prefault({}),
+  'json-rpc': z.object({
+    enable: z.boolean().default(false),
+    address: z.string().default('0.0.0.0:8545'),
+    'ws-address': z.string().default('0.0.0.0:8546'),
+    api: z.string().default('eth,net,web3'),
+  }).prefault({}),
+});
+
+export const ConfigTomlSchema = z.object({
+  moniker: z.string().default('node0'),
+  'db_backend': z.string().default('goleveldb'),
+  rpc: z.object({
+    laddr: z.string().default('tcp://127.0.0.1:26657'),
+    'max_open_connections': z.number().int().nonnegative().default(900),
+    'max_subscription_clients': z.number().int().positive().default(100),
+    'max_subscriptions_per_client': z.number().int().positive().default(5),
+    'experimental_subscription_buffer_size': z.number().int().positive().default(200),
+    'max_body_bytes': z.number().int().positive().default(1_000_000),
+    'max_request_batch_size': z.number().int().positive().default(10),
+    'timeout_broadcast_tx_commit': z.string().default('10s'),
+    'cors_allowed_origins': z.array(z.string()).default([]),
+  }).prefault({}),
+  mempool: z.object({
+    size: z.number().int().positive().default(5000),
+    'max_txs_bytes': z.number().int().positive().default(1073741824),
+    'max_tx_bytes': z.number().int().positive().default(1048576),
+    'cache_size': z.number().int().positive().default(10000),
+  }).prefault({}),
+  consensus: z.object({
+    'timeout_commit': z.string().default('1s'),
+  }).prefault({}),
+});
+
+export type AppToml = z.infer<typeof AppTomlSchema>;
+export type ConfigToml = z.infer<typeof ConfigTomlSchema>;
+
+export interface NodeConfig {
+  readonly home: string;
+  readonly app: AppToml;
+  readonly config: ConfigToml;
+}
+
+export function configDir(home: string): string {
+  return join(home, 'config');
+}
+
+function readToml(path: string): unknown {
+  if (!existsSync(path)) return {};
+  try {
+    return parseToml(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new Error(`cannot parse ${path}: ${(e as Error).message}`);
+  }
+}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid ${file}: ${issues}`);
+  }
+  return r.data;
+}
+
+/** Parses a Go duration like `1s`, `500ms`, `1m30s` into milliseconds. */
+export function parseDurationMs(text: string): number {
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
+  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 };
+  let total = 0;
+  let matched = '';
+  for (const m of text.matchAll(re)) {
+    total += Number(m[1]) * units[m[2]!]!;
+    matched += m[0];
+  }
+  if (text === '0') return 0;
+  if (!matched || matched !== text) throw new Error(`invalid duration ${JSON.stringify(text)}`);
+  return total;
+}
+
+/** Splits `tcp://host:port` or `host:port` into host and port. */
+export function parseListenAddress(addr: string): { host: string; port: number } {
+  const s = addr.replace(/^tcp:\/\//, '').replace(/^http:\/\//, '');
+  const i = s.lastIndexOf(':');
+  if (i < 0) throw new Error(`invalid listen address ${addr}`);
+  const host = s.slice(0, i).replace(/^\[|\]$/g, '') || '0.0.0.0';
+  const port = Number(s.slice(i + 1));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port in listen address ${addr}`);
+  return { host, port };
+}
+
+export function loadConfig(home: string): NodeConfig {
+  const dir = configDir(home);
+  return {
+    home,
+    app: check(AppTomlSchema, readToml(join(dir, 'app.toml')), 'app.toml'),
+    config: check(ConfigTomlSchema, readToml(join(dir, 'config.toml')), 'config.toml'),
+  };
+}
+
+/** Start flags as in the interface; each overrides its config-file key. */
+export const FLAG_TARGETS: Record<string, { file: 'app' | 'config'; path: string[]; type: 'string' | 'boolean' }> = {
+  'rpc.laddr': { file: 'config', path: ['rpc', 'laddr'], type: 'string' },
+  'api.address': { file: 'app', path: ['api', 'address'], type: 'string' },
+  'api.enable': { file: 'app', path: ['api', 'enable'], type: 'boolean' },
+  'api.swagger': { file: 'app', path: ['api', 'swagger'], type: 'boolean' },
+  'grpc.address': { file: 'app', path: ['grpc', 'address'], type: 'string' },
+  'grpc.enable': { file: 'app', path: ['grpc', 'enable'], type: 'boolean' },
+  'json-rpc.enable': { file: 'app', path: ['json-rpc', 'enable'], type: 'boolean' },
+  'json-rpc.address': { file: 'app', path: ['json-rpc', 'address'], type: 'string' },
+  'json-rpc.ws-address': { file: 'app', path: ['json-rpc', 'ws-address'], type: 'string' },
+  'evm.rpc.api': { file: 'app', path: ['json-rpc', 'api'], type: 'string' },
+  'minimum-gas-prices': { file: 'app', path: ['minimum-gas-prices'], type: 'string' },
+  'consensus.timeout_commit': { file: 'config', path: ['consensus', 'timeout_commit'], type: 'string' },
+  'moniker': { file: 'config', path: ['moniker'], type: 'string' },
+};
+
+export function applyFlags(cfg: NodeConfig, flags: Record<string, string | boolean>): NodeConfig {
+  const app = structuredClone(cfg.app) as Record<string, unknown>;
+  const config = structuredClone(cfg.config) as Record<string, unknown>;
+  for (const [name, raw] of Object.entries(flags)) {
+    const t = FLAG_TARGETS[name];
+    if (!t) continue;
+    let value: string | boolean = raw;
+    if (t.type === 'boolean' && typeof raw === 'string') {
+      if (!['true', 'false'].includes(raw)) throw new Error(`flag --${name} expects true or false, got ${raw}`);
+      value = raw === 'true';
+    }
+    if (t.type === 'string' && typeof raw === 'boolean') throw new Error(`flag --${name} needs a value`);
+    let o = (t.file === 'app' ? app : config) as Record<string, unknown>;
+    for (const p of t.path.slice(0, -1)) o = o[p] as Record<string, unknown>;
+    o[t.path[t.path.length - 1]!] = value;
+  }
+  return { home: cfg.home, app: check(AppTomlSchema, app, 'app.toml'), config: check(ConfigTomlSchema, config, 'config.toml') };
+}

@@ -1,0 +1,71 @@
+/** Default config files written by `chaind init` (documented, like the Cosmos SDK templates). */
+
+export function appTomlTemplate(o: { minGasPrices: string; apiEnable: boolean; swagger: boolean; jsonRpcEnable: boolean }): string {
+  return `# chaind application configuration (app.toml)
+
+# The minimum gas prices a validator accepts for processing a transaction in CheckTx,
+# e.g. "1000000000achain". A tx whose fee is below gas_limit x price is rejected (code 13).
+minimum-gas-prices = "${o.minGasPrices}"
+
+# State history kept for queries at past heights: "nothing" keeps every height.
+pruning = "nothing"
+
+[api]
+# Enable the REST server (gRPC-gateway conventions, /chain/... and /cosmos/... routes).
+enable = ${o.apiEnable}
+# Serve the OpenAPI v2 document at GET /swagger.
+swagger = ${o.swagger}
+# Listen address.
+address = "tcp://0.0.0.0:1317"
+# Maximum number of simultaneous connections.
+max-open-connections = 1000
+# Read timeout of a request, in seconds.
+rpc-read-timeout = 10
+# Write timeout of a response, in seconds (0 = none).
+rpc-write-timeout = 0
+# Maximum size of a request body, in bytes.
+rpc-max-body-bytes = 1000000
+# Allow cross-origin requests from any origin.
+enabled-unsafe-cors = false
+
+[grpc]
+enable = true
+address = "0.0.0.0:9090"
+
+[json-rpc]
+# Ethereum JSON-RPC server (HTTP and websocket).
+enable = ${o.jsonRpcEnable}
+address = "0.0.0.0:8545"
+ws-address = "0.0.0.0:8546"
+api = "eth,net,web3"
+`;
+}
+
+export function configTomlTemplate(o: { moniker: string; timeoutCommit: string }): string {
+  return `# chaind consensus-engine configuration (config.toml)
+
+moniker = "${o.moniker}"
+
+[rpc]
+# CometBFT-compatible JSON-RPC and /websocket listen address.
+laddr = "tcp://127.0.0.1:26657"
+max_open_connections = 900
+max_subscription_clients = 100
+max_subscriptions_per_client = 5
+experimental_subscription_buffer_size = 200
+max_body_bytes = 1000000
+max_request_batch_size = 10
+timeout_broadcast_tx_commit = "10s"
+cors_allowed_origins = []
+
+[mempool]
+size = 5000
+max_txs_bytes = 1073741824
+max_tx_bytes = 1048576
+cache_size = 10000
+
+[consensus]
+# Time between the commit of a block and the proposal of the next one.
+timeout_commit = "${o.timeoutCommit}"
+`;
+}

@@ -1,0 +1,7 @@
+export { Node, buildChain, MODULE_ACCOUNTS, VERSION } from './node.js';
+export type { ChainParts } from './node.js';
+export { loadConfig, applyFlags, parseDurationMs, parseListenAddress } from './config/config.js';
+export type { NodeConfig } from './config/config.js';
+export { initHome, devAccounts, DEV_CHAIN_ID, BECH32_PREFIX, BASE_DENOM, DEV_BALANCE, DEV_MIN_GAS_PRICES } from './config/init.js';
+export type { DevAccount } from './config/init.js';
+export { createLogger } from './logger.js';

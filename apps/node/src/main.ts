@@ -1,0 +1,97 @@
+/** `chaind`: init, start, dev. */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from './cli.js';
+import { applyFlags, loadConfig, FLAG_TARGETS } from './config/config.js';
+import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM } from './config/init.js';
+import { Node, VERSION } from './node.js';
+import { createLogger } from './logger.js';
+import { DEV_MNEMONIC } from '@chain/crypto';
+
+const KNOWN_FLAGS = new Set([...Object.keys(FLAG_TARGETS), 'home', 'chain-id', 'dev', 'overwrite', 'help', 'log_level']);
+
+const USAGE = `chaind ${VERSION}: a Cosmos-SDK-compatible blockchain node in TypeScript
+
+Usage:
+  chaind init  [--home DIR] [--chain-id ID] [--moniker NAME] [--dev] [--overwrite]
+  chaind start [--home DIR] [flags]
+  chaind dev   [--home DIR] [flags]     init a dev home if it is empty, then start
+  chaind version
+
+Start flags (override app.toml / config.toml):
+${Object.keys(FLAG_TARGETS).map((f) => `  --${f}`).join('\n')}
+
+Default home: ~/.chaind`;
+
+function printDevAccounts(): void {
+  const accts = devAccounts();
+  const lines = [
+    '',
+    'Dev accounts (each funded with 10^24 ' + BASE_DENOM + ' = 1,000,000 chain)',
+    `Mnemonic: ${DEV_MNEMONIC}`,
+    '',
+  ];
+  for (const a of accts) {
+    lines.push(`(${a.coinType === 60 ? 'eth ' : 'cosm'} ${a.index}) ${a.address}  ${a.coinType === 60 ? a.hexAddress : ''.padEnd(42)}  ${a.path}  ${a.keyType}`);
+    lines.push(`        private key: 0x${a.privateKey}`);
+  }
+  lines.push('');
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+async function run(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const home = resolve(typeof args.flags.home === 'string' ? args.flags.home : join(homedir(), '.chaind'));
+  const log = createLogger(args.flags.log_level === 'debug' ? 'debug' : 'info');
+  switch (args.command) {
+    case undefined:
+    case 'help':
+      process.stdout.write(USAGE + '\n');
+      return;
+    case 'version':
+      process.stdout.write(VERSION + '\n');
+      return;
+    case 'init': {
+      const r = initHome({
+        home,
+        chainId: typeof args.flags['chain-id'] === 'string' ? args.flags['chain-id'] : DEV_CHAIN_ID,
+        moniker: typeof args.flags.moniker === 'string' ? args.flags.moniker : undefined,
+        dev: args.flags.dev === true,
+        overwrite: args.flags.overwrite === true,
+      });
+      process.stdout.write(`initialized ${home} (chain id ${r.genesis.chain_id})\n`);
+      return;
+    }
+    case 'start':
+    case 'dev': {
+      if (args.command === 'dev' && !isInitialized(home)) {
+        initHome({ home, dev: true });
+        log.info(`initialized dev home ${home}`);
+      }
+      if (!isInitialized(home)) throw new Error(`${home} is not initialized; run: chaind init --home ${home}`);
+      for (const f of Object.keys(args.flags)) if (!KNOWN_FLAGS.has(f)) log.warn(`unknown flag --${f} ignored`);
+      const cfg = applyFlags(loadConfig(home), args.flags);
+      const node = await Node.create(cfg, log);
+      let stopping = false;
+      const stop = (sig: string): void => {
+        if (stopping) return;
+        stopping = true;
+        log.info(`received ${sig}, shutting down`);
+        node.stop().then(() => process.exit(0), (e: unknown) => { log.error('shutdown failed', { err: String(e) }); process.exit(1); });
+      };
+      process.on('SIGINT', () => stop('SIGINT'));
+      process.on('SIGTERM', () => stop('SIGTERM'));
+      await node.start();
+      if (args.command === 'dev') printDevAccounts();
+      log.info(`chain ${node.engine.chainId} running at height ${node.engine.latestHeight}; base denom ${BASE_DENOM}, dev balance ${DEV_BALANCE}`);
+      return;
+    }
+    default:
+      throw new Error(`unknown command ${args.command}\n\n${USAGE}`);
+  }
+}
+
+run().catch((e: unknown) => {
+  process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,155 @@
+/**
+ * The composition root: opens the database, builds the registry, modules, app, consensus engine and
+ * indexer, registers the node-level services, and starts the transports. Nothing else wires parts.
+ */
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { App, parseDecCoins } from '@chain/app';
+import { ProtoRegistry } from '@chain/codec';
+import { CommitStore } from '@chain/store';
+import { EventBus } from '@chain/events';
+import { TxIndexer, txEventMap } from '@chain/indexer';
+import { CONSENSUS_PROTO_DIR, Engine, Mempool, seedOfPrivValidatorKey } from '@chain/consensus';
+import type { GenesisDoc } from '@chain/consensus';
+import { AccountKeeper, AddressCodec, AuthModule, createAnteHandler, FEE_COLLECTOR } from '@chain/auth';
+import { BankKeeper, BankModule } from '@chain/bank';
+import { nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
+import type { NodeConfig } from './config/config.js';
+import { parseDurationMs, parseListenAddress } from './config/config.js';
+import { BECH32_PREFIX, readGenesis, readValidatorKey } from './config/init.js';
+import { createTxService } from './services/tx-service.js';
+import { createConsensusService } from './services/consensus-service.js';
+import { startRpcServer } from './rpc/server.js';
+import type { RpcServer } from './rpc/server.js';
+import { startRestServer } from './rest/server.js';
+import type { RestServer } from './rest/server.js';
+import { createLogger } from './logger.js';
+import type { Logger } from './logger.js';
+
+export const NODE_PROTO_DIR = new URL('../proto', import.meta.url).pathname;
+
+export const VERSION = '0.1.0';
+
+/** Module accounts and their permissions. */
+export const MODULE_ACCOUNTS: Record<string, string[]> = {
+  [FEE_COLLECTOR]: [],
+};
+
+export interface ChainParts {
+  readonly registry: ProtoRegistry;
+  readonly app: App;
+  readonly accountKeeper: AccountKeeper;
+  readonly bankKeeper: BankKeeper;
+}
+
+/** Builds the registry, keepers, modules and app on a store (usable without the node, e.g. in tests). */
+export function buildChain(store: CommitStore, genesis: GenesisDoc, minGasPrices: string): ChainParts {
+  const registry = new ProtoRegistry();
+  registry.addProtoDir(CONSENSUS_PROTO_DIR);
+  registry.addProtoDir(NODE_PROTO_DIR);
+  const addressCodec = new AddressCodec(BECH32_PREFIX);
+  const accountKeeper = new AccountKeeper({ registry, addressCodec, moduleAccounts: MODULE_ACCOUNTS });
+  const blocked = new Set(Object.keys(MODULE_ACCOUNTS).map((n) => addressCodec.encode(accountKeeper.getModuleAddress(n))));
+  const bankKeeper = new BankKeeper({ registry, accountKeeper, blockedAddresses: blocked });
+  const app = new App({
+    registry,
+    store,
+    chainId: genesis.chain_id,
+    modules: [new AuthModule(accountKeeper), new BankModule(bankKeeper)],
+    anteHandler: createAnteHandler(accountKeeper, bankKeeper),
+    minGasPrices: parseDecCoins(minGasPrices),
+    order: { initGenesis: ['auth', 'bank'] },
+    name: 'chain',
+    version: VERSION,
+  });
+  app.router.registerPathAlias('/cosmos.base.tendermint.', '/chain.base.consensus.');
+  return { registry, app, accountKeeper, bankKeeper };
+}
+
+export class Node {
+  rpc?: RpcServer;
+  rest?: RestServer;
+  private constructor(
+    readonly config: NodeConfig,
+    readonly store: CommitStore,
+    readonly parts: ChainParts,
+    readonly engine: Engine,
+    readonly bus: EventBus,
+    readonly log: Logger,
+  ) {}
+
+  get app(): App { return this.parts.app; }
+
+  static async create(config: NodeConfig, log: Logger = createLogger('info')): Promise<Node> {
+    if (!nativeSecp256k1) log.warn('native secp256k1 binding not loaded: signature checks fall back to pure JS (slow)');
+    const genesis = readGenesis(config.home);
+    const valKey = readValidatorKey(config.home);
+    const dataDir = join(config.home, 'data');
+    mkdirSync(dataDir, { recursive: true });
+    const store = await CommitStore.open(join(dataDir, 'chain.db'));
+    try {
+      const parts = buildChain(store, genesis, config.app['minimum-gas-prices']);
+      const rpcCfg = config.config.rpc;
+      const bus = new EventBus({
+        maxClients: rpcCfg.max_subscription_clients,
+        maxSubscriptionsPerClient: rpcCfg.max_subscriptions_per_client,
+        bufferSize: rpcCfg.experimental_subscription_buffer_size,
+      });
+      let engineRef: Engine | undefined;
+      const indexer = new TxIndexer(store, async (height, index) => {
+        const e = engineRef!;
+        const [block, results] = await Promise.all([e.blocks.block(height), e.blocks.results(height)]);
+        const raw = block?.block.data.txs[index];
+        const r = results?.txResults[index];
+        if (!raw || !r) return undefined;
+        return txEventMap(r.events, toHex(sha256(raw)), height);
+      });
+      const mp = config.config.mempool;
+      const engine = new Engine({
+        app: parts.app,
+        store,
+        bus,
+        indexer,
+        genesis,
+        validatorKey: seedOfPrivValidatorKey(valKey),
+        timeoutCommitMs: parseDurationMs(config.config.consensus.timeout_commit),
+        mempool: new Mempool({ maxTxs: mp.size, maxTxsBytes: mp.max_txs_bytes, maxTxBytes: mp.max_tx_bytes, cacheSize: mp.cache_size }),
+        logger: log.child('consensus'),
+      });
+      engineRef = engine;
+      const nodeId = toHex(sha256(utf8(valKey.pub_key.value))).slice(0, 40);
+      parts.app.router.registerQueryService('chain.tx.v1beta1.Service', createTxService(parts.app, engine, { broadcastTimeoutMs: parseDurationMs(rpcCfg.timeout_broadcast_tx_commit) }));
+      parts.app.router.registerQueryService('chain.base.consensus.v1beta1.Service', createConsensusService(parts.app, engine, {
+        nodeId, moniker: config.config.moniker, rpcAddress: rpcCfg.laddr, listenAddress: 'tcp://0.0.0.0:26656', version: VERSION,
+      }, BECH32_PREFIX));
+      return new Node(config, store, parts, engine, bus, log);
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+  }
+
+  /** Starts block production and the transports enabled in the config. */
+  async start(): Promise<void> {
+    await this.engine.start();
+    const rpcAddr = parseListenAddress(this.config.config.rpc.laddr);
+    this.rpc = await startRpcServer({ node: this, host: rpcAddr.host, port: rpcAddr.port, log: this.log.child('rpc') });
+    this.log.info(`consensus RPC listening on http://${rpcAddr.host}:${this.rpc.port} (websocket /websocket)`);
+    if (this.config.app.api.enable) {
+      const a = parseListenAddress(this.config.app.api.address);
+      this.rest = await startRestServer({ node: this, host: a.host, port: a.port, log: this.log.child('rest') });
+      this.log.info(`REST API listening on http://${a.host}:${this.rest.port}`);
+    }
+    for (const [flag, enabled] of [['grpc', this.config.app.grpc.enable], ['json-rpc', this.config.app['json-rpc'].enable]] as const) {
+      if (enabled) this.log.info(`[${flag}] is enabled in the config but this node does not serve it yet; ignored`);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.rest?.close();
+    await this.rpc?.close();
+    await this.engine.stop();
+    this.bus.close();
+    await this.store.close();
+  }
+}

@@ -1,0 +1,77 @@
+/** The execution context handed to every keeper call: state, block header, gas, events, mode. */
+import { prefixStore } from '@chain/store';
+import type { KVStore } from '@chain/store';
+import type { Event } from '@chain/events';
+import { GasKVStore, InfiniteGasMeter } from './gas.js';
+import type { GasMeter } from './gas.js';
+import type { DecCoin } from './coins.js';
+
+export type ExecMode = 'check' | 'recheck' | 'deliver' | 'simulate' | 'query' | 'genesis' | 'block';
+
+export interface BlockInfo {
+  readonly height: number;
+  readonly time: Date;
+  readonly chainId: string;
+  /** consensus address of the block proposer (empty outside blocks) */
+  readonly proposer: Uint8Array;
+}
+
+/** Collects the events of one execution scope (a message, a tx, a block hook). */
+export class EventManager {
+  readonly events: Event[] = [];
+  emit(type: string, attributes: Record<string, string> | [string, string][]): void {
+    const list = Array.isArray(attributes) ? attributes : Object.entries(attributes);
+    this.events.push({ type, attributes: list.map(([key, value]) => ({ key, value, index: true })) });
+  }
+  emitEvent(e: Event): void {
+    this.events.push(e);
+  }
+  emitAll(events: readonly Event[]): void {
+    for (const e of events) this.events.push(e);
+  }
+}
+
+const enc = new TextEncoder();
+const storePrefixes = new Map<string, Uint8Array>();
+
+/** Byte prefix of a module's store inside the single state tree: `<storeKey>/`. */
+export function storePrefix(storeKey: string): Uint8Array {
+  let p = storePrefixes.get(storeKey);
+  if (!p) {
+    if (storeKey.includes('/')) throw new Error(`store key may not contain '/': ${storeKey}`);
+    p = enc.encode(storeKey + '/');
+    storePrefixes.set(storeKey, p);
+  }
+  return p;
+}
+
+export class Context {
+  constructor(
+    /** the (branched) root state this context reads and writes */
+    readonly ms: KVStore,
+    readonly block: BlockInfo,
+    readonly mode: ExecMode,
+    readonly gasMeter: GasMeter = new InfiniteGasMeter(),
+    readonly events: EventManager = new EventManager(),
+    readonly minGasPrices: readonly DecCoin[] = [],
+  ) {}
+
+  /** The store of one module, gas-metered unless the meter is infinite. */
+  kv(storeKey: string): KVStore {
+    const base = this.gasMeter.isInfinite() ? this.ms : new GasKVStore(this.ms, this.gasMeter);
+    return prefixStore(base, storePrefix(storeKey));
+  }
+
+  get isCheckTx(): boolean { return this.mode === 'check' || this.mode === 'recheck'; }
+  get isSimulate(): boolean { return this.mode === 'simulate'; }
+
+  withStore(ms: KVStore): Context {
+    return new Context(ms, this.block, this.mode, this.gasMeter, this.events, this.minGasPrices);
+  }
+  withGasMeter(m: GasMeter): Context {
+    return new Context(this.ms, this.block, this.mode, m, this.events, this.minGasPrices);
+  }
+  withEvents(e: EventManager): Context {
+    return new Context(this.ms, this.block, this.mode, this.gasMeter, e, this.minGasPrices);
+  }
+}

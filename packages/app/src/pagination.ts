@@ -1,0 +1,72 @@
+/** Cosmos pagination over a (prefixed) store: offset or key based, count_total, reverse, max 100. */
+import { statusError, GrpcCode } from '@chain/errors';
+import type { Bytes, KVStore } from '@chain/store';
+
+export interface PageRequest {
+  key?: Uint8Array | null;
+  offset?: bigint | number;
+  limit?: bigint | number;
+  count_total?: boolean;
+  reverse?: boolean;
+}
+
+export interface PageResponse {
+  next_key: Uint8Array | null;
+  total: bigint;
+}
+
+export const DEFAULT_PAGE_LIMIT = 100;
+export const MAX_PAGE_LIMIT = 100;
+
+/** Normalizes a page request; errors are InvalidArgument (HTTP 400) with a readable message. */
+export function pageParams(req: PageRequest | null | undefined): { key?: Uint8Array; offset: number; limit: number; countTotal: boolean; reverse: boolean } {
+  const key = req?.key && req.key.length > 0 ? req.key : undefined;
+  const offset = Number(req?.offset ?? 0);
+  let limit = Number(req?.limit ?? 0);
+  let countTotal = req?.count_total ?? false;
+  if (key && offset > 0) throw statusError(GrpcCode.INVALID_ARGUMENT, 'paginate: invalid request, either offset or key is expected, got both');
+  if (limit > MAX_PAGE_LIMIT) throw statusError(GrpcCode.INVALID_ARGUMENT, `pagination.limit must be at most ${MAX_PAGE_LIMIT}, got ${limit}`);
+  if (limit === 0) {
+    limit = DEFAULT_PAGE_LIMIT;
+    countTotal = true;
+  }
+  return { key, offset, limit, countTotal, reverse: req?.reverse ?? false };
+}
+
+function increment(key: Bytes): Bytes {
+  const out = new Uint8Array(key.length + 1);
+  out.set(key);
+  return out;
+}
+
+/**
+ * Pages through `store` (keys relative to the queried prefix). `map` turns an entry into an item or
+ * undefined to skip it (skipped entries are not counted).
+ */
+export function paginate<T>(store: KVStore, req: PageRequest | null | undefined, map: (key: Bytes, value: Bytes) => T | undefined): { items: T[]; pagination: PageResponse } {
+  const p = pageParams(req);
+  const items: T[] = [];
+  let nextKey: Uint8Array | null = null;
+  let count = 0;
+  let total = 0n;
+  const it = p.key
+    ? (p.reverse ? store.iterator(undefined, increment(p.key), true) : store.iterator(p.key, undefined, false))
+    : store.iterator(undefined, undefined, p.reverse);
+  for (const [k, v] of it) {
+    const item = map(k, v);
+    if (item === undefined) continue;
+    if (p.key) {
+      if (items.length === p.limit) { nextKey = k.slice(); break; }
+      items.push(item);
+      continue;
+    }
+    if (count >= p.offset && items.length < p.limit) items.push(item);
+    else if (count >= p.offset + p.limit && nextKey === null) {
+      nextKey = k.slice();
+      if (!p.countTotal) break;
+    }
+    count++;
+  }
+  if (!p.key && p.countTotal) total = BigInt(count);
+  return { items, pagination: { next_key: nextKey, total } };
+}

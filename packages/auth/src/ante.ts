@@ -1,0 +1,161 @@
+/**
+ * The ante handler: everything a tx must pass before its messages run (memo, timeout, size gas, fee
+ * deduction with the minimum gas price, public keys, signature count and gas, signatures, sequences).
+ * It reaches bank only through the BankKeeper interface declared here.
+ */
+import type { AnteHandler, Context, Coin } from '@chain/app';
+import { coinsToString, DEC_SCALE, validateCoins, amountOf } from '@chain/app';
+import { Errors } from '@chain/errors';
+import { directSignBytes, txSigners } from '@chain/tx';
+import type { DecodedTx } from '@chain/tx';
+import { equalBytes, secp256k1Address, ethAddress, verifySecp256k1, verifyEthSecp256k1, toBase64, toHex } from '@chain/crypto';
+import type { AccountKeeper, Account } from './keeper.js';
+import { FEE_COLLECTOR, SECP256K1_PUBKEY, ETH_SECP256K1_PUBKEY } from './keys.js';
+
+/** What the ante handler needs of bank (the expected keeper). */
+export interface AnteBankKeeper {
+  sendCoinsFromAccountToModule(ctx: Context, from: Uint8Array, module: string, coins: Coin[]): void;
+}
+
+const SIGN_MODE_DIRECT = 1;
+
+/** Remembers verified signatures so CheckTx and FinalizeBlock verify each one once. */
+class VerifiedCache {
+  private readonly set = new Set<string>();
+  constructor(private readonly max = 200_000) {}
+  has(k: string): boolean { return this.set.has(k); }
+  add(k: string): void {
+    if (this.set.size >= this.max) {
+      const first = this.set.values().next().value;
+      if (first !== undefined) this.set.delete(first);
+    }
+    this.set.add(k);
+  }
+}
+
+export interface PubKeyInfo { readonly name: string; readonly key: Uint8Array }
+
+export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): AnteHandler {
+  const registry = ak.registry;
+  const cache = new VerifiedCache();
+
+  const decodePubKey = (any: { type_url: string; value: Uint8Array }): PubKeyInfo => {
+    const name = registry.nameOfTypeUrl(any.type_url);
+    if (name !== SECP256K1_PUBKEY && name !== ETH_SECP256K1_PUBKEY) throw Errors.InvalidPubKey.wrap(`unsupported public key type ${any.type_url}`);
+    const key = registry.decode<{ key: Uint8Array }>(name, any.value).key;
+    if (key.length !== 33) throw Errors.InvalidPubKey.wrap(`invalid public key length ${key.length}`);
+    return { name, key };
+  };
+
+  return (ctx: Context, tx: DecodedTx, simulate: boolean): void => {
+    const params = ak.getParams(ctx);
+    // memo and timeout
+    if (BigInt(tx.body.memo.length) > params.max_memo_characters) {
+      throw Errors.MemoTooLarge.wrap(`maximum number of characters is ${params.max_memo_characters} but received ${tx.body.memo.length} characters`);
+    }
+    if (tx.body.timeout_height > 0n && BigInt(ctx.block.height) > tx.body.timeout_height) {
+      throw Errors.TxTimeoutHeight.wrap(`block height: ${ctx.block.height}, timeout height: ${tx.body.timeout_height}`);
+    }
+    ctx.gasMeter.consume(Number(params.tx_size_cost_per_byte) * tx.raw.length, 'txSize');
+
+    const signers = txSigners(registry, tx);
+    const infos = tx.authInfo.signer_infos;
+    if (infos.length !== signers.length) throw Errors.Unauthorized.wrap(`wrong number of signers; expected ${signers.length}, got ${infos.length}`);
+    if (tx.signatures.length !== signers.length) throw Errors.Unauthorized.wrap(`invalid number of signer;  expected: ${signers.length}, got ${tx.signatures.length}`);
+    const signerAddrs = signers.map((s) => {
+      try {
+        return ak.addressCodec.decode(s);
+      } catch (e) {
+        throw Errors.InvalidAddress.wrap(`invalid signer address ${s}: ${(e as Error).message}`);
+      }
+    });
+
+    // fees
+    const fee = tx.authInfo.fee!;
+    validateCoins(fee.amount);
+    if (fee.gas_limit === 0n && !simulate) throw Errors.InvalidGasLimit.wrap('must provide positive gas');
+    if (ctx.isCheckTx && !simulate && ctx.minGasPrices.length > 0) {
+      const required: Coin[] = ctx.minGasPrices
+        .map((p) => ({ denom: p.denom, amount: ((p.amount * fee.gas_limit + DEC_SCALE - 1n) / DEC_SCALE).toString() }))
+        .filter((c) => c.amount !== '0');
+      if (required.length > 0 && !required.some((r) => amountOf(fee.amount, r.denom) >= BigInt(r.amount))) {
+        throw Errors.InsufficientFee.wrap(`insufficient fees; got: ${coinsToString(fee.amount) || '0'} required: ${coinsToString(required)}`);
+      }
+    }
+    const payerText = fee.payer || signers[0]!;
+    const payer = fee.payer ? ak.addressCodec.decode(fee.payer) : signerAddrs[0]!;
+    if (!ak.hasAccount(ctx, payer)) throw Errors.UnknownAddress.wrap(`fee payer address: ${payerText} does not exist`);
+    if (fee.amount.length > 0) {
+      try {
+        bank.sendCoinsFromAccountToModule(ctx, payer, FEE_COLLECTOR, fee.amount);
+      } catch (e) {
+        if (Errors.InsufficientFunds.is(e)) throw Errors.InsufficientFunds.wrap(`${(e as Error).message.replace(/: insufficient funds$/, '')}: insufficient funds to pay for fees`);
+        throw e;
+      }
+    }
+    ctx.events.emit('tx', [['fee', coinsToString(fee.amount)], ['fee_payer', payerText]]);
+
+    // public keys
+    const accounts: Account[] = [];
+    const pubkeys: PubKeyInfo[] = [];
+    for (let i = 0; i < signers.length; i++) {
+      const acc = ak.getAccount(ctx, signerAddrs[i]!);
+      if (!acc) throw Errors.UnknownAddress.wrap(`account ${signers[i]} does not exist`);
+      const info = infos[i]!;
+      let pk: PubKeyInfo;
+      if (acc.base.pub_key) {
+        pk = decodePubKey(acc.base.pub_key);
+      } else {
+        if (!info.public_key) {
+          if (simulate) { accounts.push(acc); pubkeys.push({ name: SECP256K1_PUBKEY, key: new Uint8Array(33) }); continue; }
+          throw Errors.InvalidPubKey.wrap('pubkey on account is not set');
+        }
+        pk = decodePubKey(info.public_key);
+        const derived = pk.name === ETH_SECP256K1_PUBKEY ? ethAddress(pk.key) : secp256k1Address(pk.key);
+        if (!equalBytes(derived, signerAddrs[i]!)) throw Errors.InvalidPubKey.wrap(`pubKey does not match signer address ${signers[i]} with signer index: ${i}`);
+        acc.base.pub_key = registry.packAny(pk.name, { key: pk.key });
+        ak.setAccount(ctx, acc);
+      }
+      accounts.push(acc);
+      pubkeys.push(pk);
+    }
+
+    // signature count and gas
+    if (BigInt(signers.length) > params.tx_sig_limit) throw Errors.TooManySignatures.wrap(`signatures: ${signers.length}, limit: ${params.tx_sig_limit}`);
+    for (let i = 0; i < signers.length; i++) ctx.gasMeter.consume(Number(params.sig_verify_cost_secp256k1), 'ante verify: secp256k1');
+
+    // signatures and sequences
+    for (let i = 0; i < signers.length; i++) {
+      const acc = accounts[i]!;
+      const info = infos[i]!;
+      if (info.sequence !== acc.base.sequence) {
+        throw Errors.WrongSequence.wrap(`account sequence mismatch, expected ${acc.base.sequence}, got ${info.sequence}`);
+      }
+      if (!simulate && ctx.mode !== 'recheck') {
+        const mode = info.mode_info?.single?.mode;
+        if (mode !== SIGN_MODE_DIRECT) throw Errors.NotSupported.wrap(`signature mode ${mode ?? 'multi'} is not supported; use SIGN_MODE_DIRECT`);
+        const pk = pubkeys[i]!;
+        const cacheKey = `${toHex(tx.hash)}:${i}:${acc.base.account_number}:${toHex(pk.key)}:${ctx.block.chainId}`;
+        if (!cache.has(cacheKey)) {
+          const signBytes = directSignBytes(registry, tx, ctx.block.chainId, ctx.block.height === 0 ? 0n : acc.base.account_number);
+          const ok = pk.name === ETH_SECP256K1_PUBKEY ? verifyEthSecp256k1(pk.key, signBytes, tx.signatures[i]!) : verifySecp256k1(pk.key, signBytes, tx.signatures[i]!);
+          if (!ok) throw Errors.Unauthorized.wrap(`signature verification failed; please verify account number (${acc.base.account_number}) and chain-id (${ctx.block.chainId})`);
+          cache.add(cacheKey);
+        }
+      }
+    }
+    for (let i = 0; i < signers.length; i++) {
+      const acc = accounts[i]!;
+      // re-read: fee deduction or another signer may have rewritten the account
+      const fresh = ak.getAccount(ctx, acc.address)!;
+      fresh.base.sequence += 1n;
+      ak.setAccount(ctx, fresh);
+      ctx.events.emit('tx', [['acc_seq', `${signers[i]}/${info_seq(infos[i]!.sequence)}`]]);
+      ctx.events.emit('tx', [['signature', toBase64(tx.signatures[i] ?? new Uint8Array())]]);
+    }
+  };
+}
+
+function info_seq(s: bigint): string {
+  return s.toString();
+}

@@ -1,0 +1,219 @@
+/**
+ * One protobuf registry for the whole node: every package contributes a `proto/` folder, the registry
+ * loads them into a single protobufjs Root (keepCase: proto field names), resolves `Any` type URLs
+ * (canonical `/chain.*` names plus the Cosmos/Ethermint spellings as aliases) and encodes/decodes.
+ *
+ * Plain-object model: decoded messages are plain objects with snake_case keys, 64-bit integers as
+ * `bigint`, bytes as `Uint8Array`, enums as numbers.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import protobuf from 'protobufjs';
+import type { AnyResolver } from './json.js';
+import { toGatewayJSON, fromGatewayJSON } from './json.js';
+
+export interface AnyMsg {
+  type_url: string;
+  value: Uint8Array;
+}
+
+/** Objects as protobufjs `toObject` produces them with our conversion options. */
+export type ProtoObject = Record<string, unknown>;
+
+const TO_OBJECT: protobuf.IConversionOptions = { longs: BigInt as unknown as typeof String, enums: Number, arrays: true, defaults: true, oneofs: true };
+
+/** Lists the .proto files below a folder. */
+export function protoFilesIn(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.proto')) out.push(p);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}
+
+/** The codec package's own protos (base types, pagination, abci results, crypto keys, sign modes). */
+export const CODEC_PROTO_DIR = new URL('../proto', import.meta.url).pathname;
+
+export class ProtoRegistry implements AnyResolver {
+  readonly root = new protobuf.Root();
+  private readonly includeDirs: string[] = [];
+  private readonly loaded = new Set<string>();
+  /** type URL (alias or canonical) → canonical full type name */
+  private readonly urlToName = new Map<string, string>();
+  /** canonical type URL → Cosmos-dialect type URL */
+  private readonly cosmosUrl = new Map<string, string>();
+  private readonly typeCache = new Map<string, protobuf.Type>();
+
+  constructor() {
+    this.root.resolvePath = (origin: string, target: string): string => {
+      if (target.startsWith('google/protobuf/')) return target;
+      for (const dir of this.includeDirs) {
+        const p = join(dir, target);
+        if (existsSync(p)) return p;
+      }
+      return protobuf.util.path.resolve(origin, target);
+    };
+    this.addProtoDir(CODEC_PROTO_DIR);
+  }
+
+  /** Loads every .proto below `dir` (idempotent) and makes the folder an import root. */
+  addProtoDir(dir: string): void {
+    if (this.includeDirs.includes(dir)) return;
+    this.includeDirs.push(dir);
+    for (const f of protoFilesIn(dir)) {
+      if (this.loaded.has(f)) continue;
+      this.loaded.add(f);
+      this.root.loadSync(f, { keepCase: true });
+    }
+    this.root.resolveAll();
+    this.typeCache.clear();
+  }
+
+  /** A message type by full name (`chain.bank.v1beta1.MsgSend`; a leading dot is accepted). */
+  type(name: string): protobuf.Type {
+    const n = name.startsWith('.') ? name.slice(1) : name;
+    let t = this.typeCache.get(n);
+    if (!t) {
+      t = this.root.lookupType(n);
+      this.typeCache.set(n, t);
+    }
+    return t;
+  }
+
+  hasType(name: string): boolean {
+    try {
+      this.type(name);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  service(name: string): protobuf.Service {
+    return this.root.lookupService(name);
+  }
+
+  /** Every service in the registry (for the transports: REST, gRPC, abci_query, Swagger). */
+  services(): protobuf.Service[] {
+    const out: protobuf.Service[] = [];
+    const walk = (ns: protobuf.NamespaceBase): void => {
+      for (const o of ns.nestedArray) {
+        if (o instanceof protobuf.Service) out.push(o);
+        else if (o instanceof protobuf.Namespace || o instanceof protobuf.Type) walk(o as protobuf.NamespaceBase);
+      }
+    };
+    walk(this.root);
+    return out;
+  }
+
+  /**
+   * Declares an alias type URL (e.g. `/ethermint.crypto.v1.ethsecp256k1.PubKey`) for a canonical type
+   * name; `cosmos` marks it as the spelling served to Cosmos-dialect requests.
+   */
+  registerAlias(aliasUrl: string, canonicalName: string, opts: { cosmos?: boolean } = {}): void {
+    this.type(canonicalName);
+    this.urlToName.set(aliasUrl, canonicalName);
+    if (opts.cosmos) this.cosmosUrl.set('/' + canonicalName, aliasUrl);
+  }
+
+  /** Canonical full type name of a type URL; `/cosmos.x.y.Z` maps to `chain.x.y.Z` when that exists. */
+  nameOfTypeUrl(typeUrl: string): string | undefined {
+    const known = this.urlToName.get(typeUrl);
+    if (known) return known;
+    if (!typeUrl.startsWith('/')) return undefined;
+    let name = typeUrl.slice(1);
+    if (name.startsWith('cosmos.')) name = 'chain.' + name.slice('cosmos.'.length);
+    if (!name.startsWith('chain.') || !this.hasType(name)) return undefined;
+    this.urlToName.set(typeUrl, name);
+    return name;
+  }
+
+  canonicalTypeUrl(typeUrl: string): string | undefined {
+    const n = this.nameOfTypeUrl(typeUrl);
+    return n === undefined ? undefined : '/' + n;
+  }
+
+  /** The Cosmos spelling of a canonical type URL (`/chain.bank...` → `/cosmos.bank...`). */
+  cosmosTypeUrl(canonicalUrl: string): string {
+    const explicit = this.cosmosUrl.get(canonicalUrl);
+    if (explicit) return explicit;
+    return canonicalUrl.startsWith('/chain.') ? '/cosmos.' + canonicalUrl.slice('/chain.'.length) : canonicalUrl;
+  }
+
+  resolveAny(typeUrl: string): protobuf.Type | undefined {
+    const n = this.nameOfTypeUrl(typeUrl);
+    return n === undefined ? undefined : this.type(n);
+  }
+
+  encode(typeName: string, obj: ProtoObject): Uint8Array {
+    const t = this.type(typeName);
+    return t.encode(t.fromObject(obj)).finish();
+  }
+
+  /** Decodes bytes into a plain object; throws on malformed input. */
+  decode<T = ProtoObject>(typeName: string, bytes: Uint8Array): T {
+    const t = this.type(typeName);
+    return t.toObject(t.decode(bytes), TO_OBJECT) as T;
+  }
+
+  /** Gateway JSON (Cosmos REST conventions) of a plain object, in a type-URL dialect. */
+  toJSON(typeName: string, obj: ProtoObject, dialect: 'chain' | 'cosmos' = 'chain'): unknown {
+    const t = this.type(typeName);
+    return toGatewayJSON(t, this.toDialect(t, obj, dialect), this);
+  }
+
+  /** Parses gateway JSON into a plain object; throws CodecError on bad input. */
+  fromJSON(typeName: string, json: unknown): ProtoObject {
+    const t = this.type(typeName);
+    return t.toObject(fromGatewayJSON(t, json, this), TO_OBJECT);
+  }
+
+  /** Converts a protobufjs message instance to the plain-object model. */
+  toPlain(typeName: string, message: protobuf.Message): ProtoObject {
+    return this.type(typeName).toObject(message, TO_OBJECT);
+  }
+
+  packAny(typeName: string, obj: ProtoObject, typeUrl = '/' + typeName): AnyMsg {
+    return { type_url: typeUrl, value: this.encode(typeName, obj) };
+  }
+
+  /** Decodes an Any through its (possibly alias) type URL. */
+  unpackAny<T = ProtoObject>(any: AnyMsg): { name: string; message: T } {
+    const name = this.nameOfTypeUrl(any.type_url);
+    if (name === undefined) throw new Error(`unable to resolve type URL ${any.type_url}`);
+    return { name, message: this.decode<T>(name, any.value) };
+  }
+
+  /**
+   * Rewrites every Any inside `obj` (recursively, also inside Any values) to the type URLs of a dialect:
+   * `chain` uses canonical URLs, `cosmos` the Cosmos/Ethermint spellings. Returns a new object.
+   */
+  toDialect(type: protobuf.Type, obj: ProtoObject, dialect: 'chain' | 'cosmos'): ProtoObject {
+    const out: ProtoObject = {};
+    for (const [k, v] of Object.entries(obj)) {
+      const field = type.fields[k];
+      if (!field || !field.resolvedType || !(field.resolvedType instanceof protobuf.Type) || v === null || v === undefined) {
+        out[k] = v;
+        continue;
+      }
+      const ft = field.resolvedType;
+      const conv = (x: unknown): unknown => (ft.fullName === '.google.protobuf.Any' ? this.anyToDialect(x as AnyMsg, dialect) : this.toDialect(ft, x as ProtoObject, dialect));
+      out[k] = field.repeated && Array.isArray(v) ? v.map(conv) : field.map ? v : conv(v);
+    }
+    return out;
+  }
+
+  private anyToDialect(any: AnyMsg, dialect: 'chain' | 'cosmos'): AnyMsg {
+    const name = this.nameOfTypeUrl(any.type_url);
+    if (name === undefined) return any;
+    const t = this.type(name);
+    const inner = this.toDialect(t, t.toObject(t.decode(any.value), TO_OBJECT), dialect);
+    const canonical = '/' + name;
+    return { type_url: dialect === 'chain' ? canonical : this.cosmosTypeUrl(canonical), value: t.encode(t.fromObject(inner)).finish() };
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Block store in the node database (written in the same batch as the state of the block):
+ *   0x10 | BE64 height → StoredBlock   0x11 | BE64 height → StoredResults
+ *   0x12 | block hash  → BE64 height   0x13 | BE64 height → seen Commit for the block
+ */
+import type { BatchOp, Bytes } from '@chain/store';
+import type { Event } from '@chain/events';
+import type { Block, BlockID, Commit } from './cmt-types.js';
+import { serialize, deserialize } from './serde.js';
+
+export interface StoredTxResult {
+  code: number;
+  codespace: string;
+  log: string;
+  info: string;
+  data: Uint8Array;
+  gasWanted: number;
+  gasUsed: number;
+  events: Event[];
+}
+
+export interface StoredValidatorUpdate { pubKey: Uint8Array; power: number }
+
+export interface StoredResults {
+  height: number;
+  txResults: StoredTxResult[];
+  events: Event[];
+  validatorUpdates: StoredValidatorUpdate[];
+  /** app hash after executing this block (goes into the next header) */
+  appHash: Uint8Array;
+}
+
+export interface StoredBlock {
+  block: Block;
+  blockId: BlockID;
+  size: number;
+}
+
+export interface BlockDB {
+  getRaw(key: Bytes): Promise<Bytes | undefined>;
+  iterateRaw(gte: Bytes, lt: Bytes, opts?: { reverse?: boolean; limit?: number }): Promise<[Bytes, Bytes][]>;
+}
+
+const P_BLOCK = 0x10;
+const P_RESULTS = 0x11;
+const P_HASH = 0x12;
+const P_COMMIT = 0x13;
+
+function hkey(prefix: number, height: number): Uint8Array {
+  const k = new Uint8Array(9);
+  k[0] = prefix;
+  new DataView(k.buffer).setBigUint64(1, BigInt(height));
+  return k;
+}
+
+function hashKey(hash: Uint8Array): Uint8Array {
+  const k = new Uint8Array(1 + hash.length);
+  k[0] = P_HASH;
+  k.set(hash, 1);
+  return k;
+}
+
+export class BlockStore {
+  /** small cache of the latest blocks, the RPC's hot path */
+  private readonly recent = new Map<number, StoredBlock>();
+  private readonly recentResults = new Map<number, StoredResults>();
+
+  constructor(private readonly db: BlockDB) {}
+
+  saveOps(stored: StoredBlock, results: StoredResults, seenCommit: Commit): BatchOp[] {
+    const h = stored.block.header.height;
+    this.remember(this.recent, h, stored);
+    this.remember(this.recentResults, h, results);
+    const hv = new Uint8Array(8);
+    new DataView(hv.buffer).setBigUint64(0, BigInt(h));
+    return [
+      { type: 'put', key: hkey(P_BLOCK, h), value: serialize(stored) },
+      { type: 'put', key: hkey(P_RESULTS, h), value: serialize(results) },
+      { type: 'put', key: hashKey(stored.blockId.hash), value: hv },
+      { type: 'put', key: hkey(P_COMMIT, h), value: serialize(seenCommit) },
+    ];
+  }
+
+  private remember<T>(m: Map<number, T>, h: number, v: T): void {
+    m.set(h, v);
+    if (m.size > 64) m.delete(m.keys().next().value!);
+  }
+
+  async block(height: number): Promise<StoredBlock | undefined> {
+    const c = this.recent.get(height);
+    if (c) return c;
+    const bz = await this.db.getRaw(hkey(P_BLOCK, height));
+    return bz ? deserialize<StoredBlock>(bz) : undefined;
+  }
+
+  async results(height: number): Promise<StoredResults | undefined> {
+    const c = this.recentResults.get(height);
+    if (c) return c;
+    const bz = await this.db.getRaw(hkey(P_RESULTS, height));
+    return bz ? deserialize<StoredResults>(bz) : undefined;
+  }
+
+  async seenCommit(height: number): Promise<Commit | undefined> {
+    const bz = await this.db.getRaw(hkey(P_COMMIT, height));
+    return bz ? deserialize<Commit>(bz) : undefined;
+  }
+
+  async heightByHash(hash: Uint8Array): Promise<number | undefined> {
+    const bz = await this.db.getRaw(hashKey(hash));
+    return bz ? Number(new DataView(bz.buffer, bz.byteOffset, 8).getBigUint64(0)) : undefined;
+  }
+
+  /** Lowest stored height (1 unless pruned), or 0 when empty. */
+  async baseHeight(): Promise<number> {
+    const first = await this.db.iterateRaw(hkey(P_BLOCK, 0), Uint8Array.of(P_BLOCK + 1), { limit: 1 });
+    if (first.length === 0) return 0;
+    return Number(new DataView(first[0]![0].buffer, first[0]![0].byteOffset + 1, 8).getBigUint64(0));
+  }
+}

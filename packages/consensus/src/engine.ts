@@ -1,0 +1,315 @@
+/**
+ * The embedded single-validator consensus engine: proposes a block every `timeoutCommit` from the
+ * mempool, drives the app through FinalizeBlock/Commit, signs the precommit with the validator key,
+ * stores block + results + tx index in the same atomic batch as the state, then publishes events.
+ */
+import type { App, ExecTxResult } from '@chain/app';
+import type { CommitStore } from '@chain/store';
+import type { EventBus, Event } from '@chain/events';
+import { flattenEvents } from '@chain/events';
+import type { TxIndexer } from '@chain/indexer';
+import { txEventMap } from '@chain/indexer';
+import { ed25519PublicKey, ed25519Sign, sha256, toHex } from '@chain/crypto';
+import { BlockStore } from './blockstore.js';
+import type { StoredBlock, StoredResults, StoredTxResult } from './blockstore.js';
+import { Mempool, MempoolError } from './mempool.js';
+import type { MempoolTx } from './mempool.js';
+import type { GenesisDoc } from './genesis.js';
+import { consensusParamsOf, validatorsOf } from './genesis.js';
+import type { Block, BlockID, Commit, ConsensusParams, Header, Timestamp, Validator } from './cmt-types.js';
+import { BLOCK_PROTOCOL_VERSION } from './cmt-types.js';
+import {
+  blockId as computeBlockId, canonicalVoteSignBytes, commitHash, consensusParamsHash, dataHash, emptyBlockId, evidenceHash,
+  lastResultsHash, validatorAddress, validatorSetHash,
+} from './hashing.js';
+
+export interface EngineLogger {
+  info(msg: string, ctx?: Record<string, unknown>): void;
+  error(msg: string, ctx?: Record<string, unknown>): void;
+}
+
+export interface EngineOptions {
+  readonly app: App;
+  readonly store: CommitStore;
+  readonly bus: EventBus;
+  readonly indexer: TxIndexer;
+  readonly genesis: GenesisDoc;
+  /** 32-byte ed25519 seed of the validator key */
+  readonly validatorKey: Uint8Array;
+  readonly timeoutCommitMs: number;
+  readonly mempool?: Mempool;
+  readonly logger?: EngineLogger;
+}
+
+export interface CheckTxResult extends ExecTxResult { hash: Uint8Array }
+
+export interface TxInclusion { height: number; index: number; result: StoredTxResult }
+
+/** Serializes async sections (CheckTx against block production). */
+class Mutex {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.tail.then(fn, fn);
+    this.tail = p.catch(() => undefined);
+    return p;
+  }
+}
+
+export function toTimestamp(d: Date): Timestamp {
+  const ms = d.getTime();
+  const seconds = Math.floor(ms / 1000);
+  return { seconds, nanos: (ms - seconds * 1000) * 1_000_000 };
+}
+
+export function fromTimestamp(t: Timestamp): Date {
+  return new Date(t.seconds * 1000 + Math.floor(t.nanos / 1_000_000));
+}
+
+function toExecForHash(r: StoredTxResult): { code: number; data: Uint8Array; gasWanted: number; gasUsed: number } {
+  return { code: r.code, data: r.data, gasWanted: r.gasWanted, gasUsed: r.gasUsed };
+}
+
+export class Engine {
+  readonly app: App;
+  readonly bus: EventBus;
+  readonly mempool: Mempool;
+  readonly blocks: BlockStore;
+  readonly indexer: TxIndexer;
+  readonly genesis: GenesisDoc;
+  readonly chainId: string;
+  readonly params: ConsensusParams;
+  readonly validators: Validator[];
+  readonly validatorPubKey: Uint8Array;
+  readonly validatorAddr: Uint8Array;
+  private readonly key: Uint8Array;
+  private readonly store: CommitStore;
+  private readonly log: EngineLogger;
+  private readonly lock = new Mutex();
+  private timeoutCommitMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private producing: Promise<void> | undefined;
+  private last: { block: StoredBlock; results: StoredResults; commit: Commit } | undefined;
+  private readonly waiters = new Map<string, ((t: TxInclusion) => void)[]>();
+  private readonly initialHeight: number;
+
+  constructor(opts: EngineOptions) {
+    this.app = opts.app;
+    this.bus = opts.bus;
+    this.store = opts.store;
+    this.indexer = opts.indexer;
+    this.genesis = opts.genesis;
+    this.chainId = opts.genesis.chain_id;
+    this.params = consensusParamsOf(opts.genesis);
+    this.validators = validatorsOf(opts.genesis);
+    this.key = opts.validatorKey;
+    this.validatorPubKey = ed25519PublicKey(this.key);
+    this.validatorAddr = validatorAddress(this.validatorPubKey);
+    if (!this.validators.some((v) => toHex(v.address) === toHex(this.validatorAddr))) {
+      throw new Error('the validator key is not in the genesis validator set');
+    }
+    this.timeoutCommitMs = opts.timeoutCommitMs;
+    this.mempool = opts.mempool ?? new Mempool();
+    this.blocks = new BlockStore(opts.store);
+    this.log = opts.logger ?? { info: () => undefined, error: () => undefined };
+    this.initialHeight = Number(opts.genesis.initial_height || '1');
+  }
+
+  get latestHeight(): number {
+    return this.app.lastHeight;
+  }
+
+  get latestBlock(): StoredBlock | undefined {
+    return this.last?.block;
+  }
+
+  get latestResults(): StoredResults | undefined {
+    return this.last?.results;
+  }
+
+  /** Loads the last committed block (or runs InitChain on a fresh chain) and starts producing blocks. */
+  async start(): Promise<void> {
+    if (this.app.lastHeight === 0) {
+      this.app.initChain({ time: new Date(this.genesis.genesis_time), appState: this.genesis.app_state ?? {}, initialHeight: this.initialHeight });
+    } else {
+      const h = this.app.lastHeight;
+      const block = await this.blocks.block(h);
+      const results = await this.blocks.results(h);
+      const commit = await this.blocks.seenCommit(h);
+      if (!block || !results || !commit) throw new Error(`block store has no block ${h} though the state is at height ${h}`);
+      this.last = { block, results, commit };
+    }
+    this.running = true;
+    this.schedule(this.last ? this.timeoutCommitMs : 0);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.producing;
+  }
+
+  setTimeoutCommit(ms: number): void {
+    this.timeoutCommitMs = ms;
+  }
+
+  private schedule(ms: number): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.producing = this.lock.run(() => this.produceBlock()).catch((e: unknown) => {
+        this.log.error('block production failed', { err: (e as Error).stack ?? String(e) });
+      }).finally(() => {
+        this.producing = undefined;
+        this.schedule(this.timeoutCommitMs);
+      });
+    }, ms);
+  }
+
+  // ---- transactions ----
+
+  /** CheckTx and mempool admission; throws MempoolError for rejections CometBFT reports as RPC errors. */
+  async checkTx(raw: Uint8Array): Promise<CheckTxResult> {
+    const hash = sha256(raw);
+    const hex = toHex(hash);
+    this.mempool.precheck(raw, hex);
+    try {
+      const res = await this.lock.run(() => this.app.checkTx(raw));
+      if (res.code === 0) this.mempool.add({ raw, hash, hashHex: hex, gasWanted: res.gasWanted });
+      else this.mempool.forget(hex);
+      return { ...res, hash };
+    } catch (e) {
+      this.mempool.forget(hex);
+      throw e;
+    }
+  }
+
+  /** Resolves when the tx with this hash is committed (or undefined after `timeoutMs`). */
+  waitForTx(hash: Uint8Array, timeoutMs: number): Promise<TxInclusion | undefined> {
+    const hex = toHex(hash);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        const list = this.waiters.get(hex);
+        if (list) {
+          const i = list.indexOf(done);
+          if (i >= 0) list.splice(i, 1);
+          if (list.length === 0) this.waiters.delete(hex);
+        }
+        resolve(undefined);
+      }, timeoutMs);
+      const done = (x: TxInclusion): void => { clearTimeout(t); resolve(x); };
+      const list = this.waiters.get(hex) ?? [];
+      list.push(done);
+      this.waiters.set(hex, list);
+    });
+  }
+
+  // ---- block production ----
+
+  private makeCommitSig(height: number, id: BlockID, time: Date): Commit {
+    const ts = toTimestamp(time);
+    const sig = ed25519Sign(this.key, canonicalVoteSignBytes(this.chainId, { type: 2, height, round: 0, blockId: id, timestamp: ts }));
+    const idx = this.validators.findIndex((v) => toHex(v.address) === toHex(this.validatorAddr));
+    const signatures = this.validators.map((v, i) => i === idx
+      ? { blockIdFlag: 2 as const, validatorAddress: this.validatorAddr, timestamp: ts, signature: sig }
+      : { blockIdFlag: 1 as const, validatorAddress: new Uint8Array(), timestamp: { seconds: -62135596800, nanos: 0 }, signature: new Uint8Array() });
+    return { height, round: 0, blockId: id, signatures };
+  }
+
+  private publishRound(type: string, height: number, step: string): void {
+    this.bus.publish({ type, data: { height, round: 0, step }, events: { 'tm.event': [type] } });
+  }
+
+  private async produceBlock(): Promise<void> {
+    const height = this.app.lastHeight + 1;
+    const prev = this.last;
+    const time = prev ? fromTimestamp(prev.commit.signatures.find((s) => s.blockIdFlag === 2)!.timestamp) : new Date(this.genesis.genesis_time);
+    const reaped = this.mempool.reap(this.params.block.maxBytes > 0 ? this.params.block.maxBytes - 100_000 : 21 * 1024 * 1024, this.params.block.maxGas);
+    const txs = reaped.map((t) => t.raw);
+    const emptyCommit: Commit = { height: 0, round: 0, blockId: emptyBlockId(), signatures: [] };
+    const lastCommit = prev?.commit ?? emptyCommit;
+    const header: Header = {
+      version: { block: BLOCK_PROTOCOL_VERSION, app: this.params.version.app },
+      chainId: this.chainId,
+      height,
+      time: toTimestamp(time),
+      lastBlockId: prev?.block.blockId ?? emptyBlockId(),
+      lastCommitHash: commitHash(lastCommit),
+      dataHash: dataHash(txs),
+      validatorsHash: validatorSetHash(this.validators),
+      nextValidatorsHash: validatorSetHash(this.validators),
+      consensusHash: consensusParamsHash(this.params),
+      appHash: this.app.lastAppHash,
+      lastResultsHash: lastResultsHash((prev?.results.txResults ?? []).map(toExecForHash)),
+      evidenceHash: evidenceHash(),
+      proposerAddress: this.validatorAddr,
+    };
+    const block: Block = { header, data: { txs }, evidence: [], lastCommit };
+    const id = computeBlockId(block);
+    this.publishRound('NewRound', height, 'RoundStepNewRound');
+    this.publishRound('CompleteProposal', height, 'RoundStepPropose');
+
+    const resp = await this.app.finalizeBlock({ height, time, txs, proposer: this.validatorAddr, hash: id.hash });
+    const now = Date.now();
+    const voteTime = new Date(Math.max(now, time.getTime() + 1));
+    const commit = this.makeCommitSig(height, id, voteTime);
+    const txResults: StoredTxResult[] = resp.txResults.map((r) => ({
+      code: r.code, codespace: r.codespace, log: r.log, info: r.info, data: r.data, gasWanted: r.gasWanted, gasUsed: r.gasUsed, events: r.events,
+    }));
+    const results: StoredResults = {
+      height,
+      txResults,
+      events: resp.events,
+      validatorUpdates: resp.validatorUpdates.map((u) => ({ pubKey: u.pubKey.key, power: Number(u.power) })),
+      appHash: resp.appHash,
+    };
+    const size = txs.reduce((n, t) => n + t.length, 0) + 1024;
+    const stored: StoredBlock = { block, blockId: id, size };
+    const indexed = reaped.map((t, i) => ({ hash: t.hash, height, index: i, events: txResults[i]!.events }));
+    const ops = [...this.blocks.saveOps(stored, results, commit), ...this.indexer.indexOps(indexed)];
+    await this.app.commit(ops);
+    this.last = { block: stored, results, commit };
+
+    this.publishBlockEvents(stored, results, reaped);
+    this.publishRound('NewRoundStep', height, 'RoundStepCommit');
+    for (let i = 0; i < reaped.length; i++) {
+      const list = this.waiters.get(reaped[i]!.hashHex);
+      if (list) {
+        this.waiters.delete(reaped[i]!.hashHex);
+        for (const w of list) w({ height, index: i, result: txResults[i]! });
+      }
+    }
+    await this.recheck(reaped);
+    if (txs.length > 0) this.log.info('committed block', { height, txs: txs.length, appHash: toHex(resp.appHash).toUpperCase() });
+  }
+
+  private async recheck(committed: MempoolTx[]): Promise<void> {
+    const remaining = this.mempool.update(committed.map((t) => t.hash));
+    for (const tx of remaining) {
+      const r = await this.app.checkTx(tx.raw, true);
+      if (r.code !== 0) this.mempool.remove(tx.hashHex);
+    }
+  }
+
+  private publishBlockEvents(stored: StoredBlock, results: StoredResults, txs: MempoolTx[]): void {
+    const height = stored.block.header.height;
+    const blockEvents = results.events;
+    const blockMap = (type: string): Record<string, string[]> => flattenEvents(blockEvents, { 'tm.event': [type], 'block.height': [String(height)] });
+    this.bus.publish({ type: 'NewBlock', data: { block: stored.block, blockId: stored.blockId, results }, events: blockMap('NewBlock') });
+    this.bus.publish({ type: 'NewBlockHeader', data: { header: stored.block.header }, events: { 'tm.event': ['NewBlockHeader'] } });
+    this.bus.publish({ type: 'NewBlockEvents', data: { height, events: blockEvents, numTxs: txs.length }, events: blockMap('NewBlockEvents') });
+    for (let i = 0; i < txs.length; i++) {
+      const r = results.txResults[i]!;
+      this.bus.publish({
+        type: 'Tx',
+        data: { height, index: i, tx: txs[i]!.raw, result: r },
+        events: txEventMap(r.events as Event[], txs[i]!.hashHex, height),
+      });
+    }
+    if (results.validatorUpdates.length > 0) {
+      this.bus.publish({ type: 'ValidatorSetUpdates', data: { validatorUpdates: results.validatorUpdates }, events: { 'tm.event': ['ValidatorSetUpdates'] } });
+    }
+  }
+}
+
+export { MempoolError };

@@ -1,0 +1,16 @@
+export { Engine, toTimestamp, fromTimestamp } from './engine.js';
+export type { EngineOptions, EngineLogger, CheckTxResult, TxInclusion } from './engine.js';
+export { Mempool, MempoolError } from './mempool.js';
+export type { MempoolTx, MempoolOptions } from './mempool.js';
+export { BlockStore } from './blockstore.js';
+export type { StoredBlock, StoredResults, StoredTxResult, StoredValidatorUpdate } from './blockstore.js';
+export {
+  CONSENSUS_PROTO_DIR, defaultConsensusParamsJSON, consensusParamsOf, validatorsOf, privValidatorKeyJSON, seedOfPrivValidatorKey,
+} from './genesis.js';
+export type { GenesisDoc, GenesisValidatorJSON, PrivValidatorKeyJSON } from './genesis.js';
+export * as cmt from './cmt-types.js';
+export {
+  merkleRoot, txHash, dataHash, headerHash, validatorSetHash, blockId, emptyBlockId, validatorAddress, canonicalVoteSignBytes,
+  encodeBlock,
+} from './hashing.js';
+export type { Block, BlockID, Commit, CommitSig, Header, Timestamp, Validator, ConsensusParams, PartSetHeader } from './cmt-types.js';

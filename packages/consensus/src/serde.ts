@@ -1,0 +1,23 @@
+/** JSON with bytes and bigints, for block-store records (not a wire format). */
+export function serialize(v: unknown): Uint8Array {
+  return new TextEncoder().encode(
+    JSON.stringify(v, (_k, x: unknown) => {
+      if (x instanceof Uint8Array) return { $b: Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('base64') };
+      if (typeof x === 'bigint') return { $n: x.toString() };
+      if (x instanceof Date) return { $d: x.toISOString() };
+      return x;
+    }),
+  );
+}
+
+export function deserialize<T>(bz: Uint8Array): T {
+  return JSON.parse(new TextDecoder().decode(bz), (_k, x: unknown) => {
+    if (x && typeof x === 'object' && !Array.isArray(x)) {
+      const o = x as Record<string, unknown>;
+      if (typeof o.$b === 'string') return new Uint8Array(Buffer.from(o.$b, 'base64'));
+      if (typeof o.$n === 'string') return BigInt(o.$n);
+      if (typeof o.$d === 'string') return new Date(o.$d);
+    }
+    return x;
+  }) as T;
+}

@@ -1,0 +1,62 @@
+/** Byte encodings (hex, base64, bech32) shared by every package. */
+import { bech32 } from '@scure/base';
+
+export function toHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}
+
+export function fromHex(hex: string): Uint8Array {
+  const h = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
+  if (h.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(h)) throw new Error(`invalid hex string: ${hex.slice(0, 80)}`);
+  return new Uint8Array(Buffer.from(h, 'hex'));
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
+/** Strict standard base64 (padding optional); URL-safe alphabet accepted too. */
+export function fromBase64(text: string): Uint8Array {
+  const t = text.replace(/-/g, '+').replace(/_/g, '/');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(t) || t.replace(/=+$/, '').length % 4 === 1) throw new Error('invalid base64 string');
+  return new Uint8Array(Buffer.from(t, 'base64'));
+}
+
+export function utf8(text: string): Uint8Array {
+  return new Uint8Array(Buffer.from(text, 'utf8'));
+}
+
+export function fromUtf8(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; }
+  return out;
+}
+
+export function toBech32(prefix: string, data: Uint8Array): string {
+  return bech32.encode(prefix, bech32.toWords(data), 1023);
+}
+
+export interface Bech32Decoded { readonly prefix: string; readonly data: Uint8Array }
+
+/** Decodes a bech32 string; throws `decoding bech32 failed: <reason>` like the Cosmos SDK. */
+export function fromBech32(text: string): Bech32Decoded {
+  try {
+    const { prefix, words } = bech32.decode(text as `${string}1${string}`, 1023);
+    return { prefix, data: bech32.fromWords(words) };
+  } catch (e) {
+    throw new Error(`decoding bech32 failed: ${(e as Error).message}`);
+  }
+}

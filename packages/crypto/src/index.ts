@@ -1,0 +1,11 @@
+export { sha256, keccak256, ripemd160 } from './hash.js';
+export {
+  toHex, fromHex, toBase64, fromBase64, utf8, fromUtf8, equalBytes, concatBytes, toBech32, fromBech32,
+} from './encoding.js';
+export type { Bech32Decoded } from './encoding.js';
+export {
+  nativeSecp256k1, verifySecp256k1Digest, verifySecp256k1, verifyEthSecp256k1, signSecp256k1Digest,
+  secp256k1Address, uncompressSecp256k1, compressSecp256k1, ethAddress, secp256k1PublicKey, toChecksumAddress,
+  ed25519PublicKey, ed25519Sign, ed25519Verify, randomBytes,
+} from './keys.js';
+export { DEV_MNEMONIC, derivePrivateKey, hdPath } from './hd.js';

@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import {
+  DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, ethAddress, toChecksumAddress,
+  verifySecp256k1, verifyEthSecp256k1, signSecp256k1Digest, sha256, keccak256, toBech32, fromBech32, nativeSecp256k1,
+  utf8, toHex, fromHex, fromBase64, toBase64,
+} from '../src/index.js';
+
+describe('crypto keys', () => {
+  it('loads the native secp256k1 binding', () => {
+    expect(nativeSecp256k1).to.equal(true);
+  });
+
+  it('derives the well-known hardhat account 0 from the dev mnemonic (coin type 60)', () => {
+    const pk = derivePrivateKey(DEV_MNEMONIC, hdPath(60, 0));
+    expect(toHex(pk)).to.equal('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+    const addr = ethAddress(secp256k1PublicKey(pk));
+    expect(toChecksumAddress(addr)).to.equal('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
+  });
+
+  it('signs and verifies cosmos secp256k1 and rejects tampering', () => {
+    const pk = derivePrivateKey(DEV_MNEMONIC, hdPath(118, 0));
+    const pub = secp256k1PublicKey(pk);
+    const msg = utf8('sign bytes');
+    const sig = signSecp256k1Digest(pk, sha256(msg));
+    expect(verifySecp256k1(pub, msg, sig)).to.equal(true);
+    expect(verifySecp256k1(pub, utf8('other'), sig)).to.equal(false);
+    expect(verifyEthSecp256k1(pub, msg, sig)).to.equal(false);
+    expect(secp256k1Address(pub)).to.have.length(20);
+  });
+
+  it('rejects high-S signatures', () => {
+    const pk = derivePrivateKey(DEV_MNEMONIC, hdPath(118, 1));
+    const pub = secp256k1PublicKey(pk);
+    const msg = utf8('x');
+    const sig = signSecp256k1Digest(pk, sha256(msg));
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const s = BigInt('0x' + toHex(sig.subarray(32)));
+    const high = fromHex((n - s).toString(16).padStart(64, '0'));
+    const bad = new Uint8Array(64); bad.set(sig.subarray(0, 32)); bad.set(high, 32);
+    expect(verifySecp256k1(pub, msg, bad)).to.equal(false);
+  });
+
+  it('verifies eth_secp256k1 (keccak digest), 64 or 65 bytes', () => {
+    const pk = derivePrivateKey(DEV_MNEMONIC, hdPath(60, 2));
+    const pub = secp256k1PublicKey(pk);
+    const msg = utf8('doc');
+    const sig = signSecp256k1Digest(pk, keccak256(msg));
+    expect(verifyEthSecp256k1(pub, msg, sig)).to.equal(true);
+    expect(verifyEthSecp256k1(pub, msg, new Uint8Array([...sig, 27]))).to.equal(true);
+  });
+
+  it('round-trips bech32 and rejects a bad checksum', () => {
+    const data = new Uint8Array(20).fill(7);
+    const s = toBech32('chain', data);
+    expect(s.startsWith('chain1')).to.equal(true);
+    expect(fromBech32(s).data).to.deep.equal(data);
+    expect(() => fromBech32(s.slice(0, -1) + (s.endsWith('q') ? 'p' : 'q'))).to.throw(/decoding bech32 failed/);
+  });
+
+  it('base64 is strict', () => {
+    expect(toBase64(fromBase64('AQID'))).to.equal('AQID');
+    expect(() => fromBase64('!!!')).to.throw();
+  });
+});

@@ -1,0 +1,2 @@
+export { TxIndexer, txEventMap, TX_HASH_PREFIX, TX_EVENT_PREFIX, TX_ORDER_PREFIX } from './tx-indexer.js';
+export type { EventsLoader, RawDB, IndexedTx, TxRef, TxSearchOptions, TxSearchResult } from './tx-indexer.js';

@@ -1,0 +1,36 @@
+/**
+ * The key/value contracts every state user codes against. Keys and values are raw bytes; ordering is
+ * bytewise (memcmp). Reads are synchronous on purpose: the whole committed state is served from memory
+ * (see docs/architecture.md, "State"), so a transaction never awaits a read.
+ */
+export type Bytes = Uint8Array;
+
+export interface KVStore {
+  get(key: Bytes): Bytes | undefined;
+  has(key: Bytes): boolean;
+  set(key: Bytes, value: Bytes): void;
+  delete(key: Bytes): void;
+  /** Entries with start <= key < end (either bound optional), ascending or descending. */
+  iterator(start?: Bytes, end?: Bytes, reverse?: boolean): IterableIterator<[Bytes, Bytes]>;
+}
+
+/** One change of a changeset: value undefined means deleted. */
+export interface Change {
+  readonly key: Bytes;
+  readonly value: Bytes | undefined;
+}
+
+/** A write-buffering layer over a parent store: a failed message or tx drops it, a good one writes it. */
+export interface CacheKVStore extends KVStore {
+  /** Flush the buffered writes into the parent, then clear the buffer. */
+  write(): void;
+  /** Drop every buffered write. */
+  discard(): void;
+  /** The buffered writes, sorted by key ascending. */
+  changes(): Change[];
+}
+
+/** A raw write against the node database, committed in the same atomic batch as the state. */
+export type BatchOp =
+  | { readonly type: 'put'; readonly key: Bytes; readonly value: Bytes }
+  | { readonly type: 'del'; readonly key: Bytes };
