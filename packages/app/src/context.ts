@@ -56,9 +56,10 @@ export class Context {
     readonly minGasPrices: readonly DecCoin[] = [],
   ) {}
 
-  /** The store of one module, gas-metered unless the meter is infinite. */
+  /** The store of one module; metered in tx modes (simulation counts gas on an infinite meter). */
   kv(storeKey: string): KVStore {
-    const base = this.gasMeter.isInfinite() ? this.ms : new GasKVStore(this.ms, this.gasMeter);
+    const unmetered = this.mode === 'query' || this.mode === 'genesis' || this.mode === 'block';
+    const base = unmetered ? this.ms : new GasKVStore(this.ms, this.gasMeter);
     return prefixStore(base, storePrefix(storeKey));
   }
 

@@ -965,7 +965,7 @@ function decMessage(p: TypePlan, json: unknown, r: AnyResolver): Rec {
       raw = json[f.jsonName];
       found = true;
     }
-    if (!found) continue;
+    if (!found || raw === undefined) continue;
     if (raw === null) {
       if (f.kind === 'message' && !f.repeated && !f.map && planOf(f.msgType!).wkt === 'Value') {
         msg[f.key] = decMessage(planOf(f.msgType!), null, r);

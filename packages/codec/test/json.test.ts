@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import protobuf from 'protobufjs';
 import { CodecError, fromGatewayJSON, toGatewayJSON } from '../src/json.js';
-import { loadFixtureRoot, resolverFor } from './fixtures/fixture.js';
+import { Long, loadFixtureRoot, resolverFor } from './fixtures/fixture.js';
 
 const root = loadFixtureRoot();
 const resolver = resolverFor(root);
 const T = (name: string): protobuf.Type => root.lookupType('codectest.v1.' + name);
-const Long = protobuf.util.Long;
 
 /** Encodes a message to binary and decodes it again (values arrive as protobufjs decodes them). */
 function wire(type: protobuf.Type, props: Record<string, unknown>): protobuf.Message {
@@ -477,7 +476,7 @@ describe('codec/json fromGatewayJSON', () => {
       period: '1h30m',
       rate: '0.05',
       dec_coins: [{ denom: 'a', amount: '-1.5' }],
-      total_int: '0012',
+      total_int: '0x0c',
       plain_dec: '',
     };
     const m = fromGatewayJSON(t, input, resolver) as unknown as Record<string, unknown>;
@@ -495,6 +494,8 @@ describe('codec/json fromGatewayJSON', () => {
     expect(out['dec_coins']).to.deep.equal([{ denom: 'a', amount: '-1.500000000000000000' }]);
     expect(out['total_int']).to.equal('12');
     expect(out['plain_dec']).to.equal('');
+    // math.Int text is big.Int base-0 syntax, as in Go: a leading 0 means octal
+    expect((fromGatewayJSON(t, { total_int: '0012' }, resolver) as unknown as Record<string, unknown>)['total_int']).to.equal('10');
   });
 
   it('round-trips JSON → message → binary → JSON for a full message', () => {

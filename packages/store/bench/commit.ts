@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CommitStore, MemKVStore, branch, type Change } from '../src/index.js';
 
 const STATE_KEYS = 1_000_000;
-const LOAD_BLOCK = 100_000;
+const LOAD_BLOCK = 25_000;
 const BLOCK = 10_000;
 const BLOCKS = 8;
 

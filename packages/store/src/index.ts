@@ -20,4 +20,4 @@ export {
   encodeMeta,
   decodeMeta,
 } from './layout.js';
-export { compareBytes, bytesEqual, concatBytes } from './keys.js';
+export { compareBytes, bytesEqual } from './keys.js';

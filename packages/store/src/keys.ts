@@ -39,19 +39,6 @@ export function bytesEqual(a: Bytes, b: Bytes): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
-/** Concatenate byte arrays into a fresh Uint8Array. */
-export function concatBytes(...parts: Bytes[]): Bytes {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
-}
-
 /** Comparator for latin1 key strings (bytewise order). */
 export function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -52,17 +52,17 @@ export class MemKVStore implements KVStore {
     );
   }
 
-  /** Internal fast path: get by latin1 key string. */
+  /** @internal Fast path: get by latin1 key string. */
   getByKey(k: string): Bytes | undefined {
     return this.tree.get(k);
   }
 
-  /** Internal fast path: set by latin1 key string (keys arriving in ascending order build fastest). */
+  /** @internal Fast path: set by latin1 key string (stored by reference; ascending order builds fastest). */
   setByKey(k: string, value: Bytes): void {
     this.tree.set(k, value);
   }
 
-  /** Internal fast path: delete by latin1 key string. */
+  /** @internal Fast path: delete by latin1 key string. */
   deleteByKey(k: string): void {
     this.tree.delete(k);
   }

@@ -5,6 +5,10 @@
  */
 export type Bytes = Uint8Array;
 
+/**
+ * A synchronous, bytewise-ordered key/value store. The stores of this package iterate over a snapshot
+ * taken when `iterator()` is called: writing while iterating is safe and not seen by that iterator.
+ */
 export interface KVStore {
   get(key: Bytes): Bytes | undefined;
   has(key: Bytes): boolean;

@@ -1,0 +1,116 @@
+/** Starts a real `chaind` process on free ports in a temporary home, for end-to-end tests. */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const MAIN = new URL('../../apps/node/src/main.ts', import.meta.url).pathname;
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface NodeHandle {
+  readonly home: string;
+  readonly rpcUrl: string;
+  readonly restUrl: string;
+  readonly wsUrl: string;
+  proc: ChildProcess;
+  output: string;
+  /** sends SIGTERM and waits for exit */
+  stop(): Promise<void>;
+  /** SIGKILL, no cleanup */
+  kill(): Promise<void>;
+  /** starts the process again on the same home and ports */
+  restart(): Promise<void>;
+  /** removes the home folder (after stop) */
+  cleanup(): void;
+}
+
+export interface StartOptions {
+  readonly timeoutCommit?: string;
+  readonly extraArgs?: readonly string[];
+  readonly home?: string;
+}
+
+async function waitReady(rpcUrl: string, proc: ChildProcess, out: () => string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`chaind exited with ${proc.exitCode}:\n${out()}`);
+    try {
+      const r = await fetch(`${rpcUrl}/status`);
+      if (r.ok) {
+        const j = (await r.json()) as { result: { sync_info: { latest_block_height: string } } };
+        if (Number(j.result.sync_info.latest_block_height) >= 1) return;
+      }
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`chaind did not become ready:\n${out()}`);
+}
+
+export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
+  const home = opts.home ?? mkdtempSync(join(tmpdir(), 'chaind-e2e-'));
+  const rpcPort = await freePort();
+  const apiPort = await freePort();
+  const args = [
+    '--import', 'tsx', MAIN, 'dev', '--home', home,
+    '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`,
+    '--api.address', `tcp://127.0.0.1:${apiPort}`,
+    '--consensus.timeout_commit', opts.timeoutCommit ?? '200ms',
+    ...(opts.extraArgs ?? []),
+  ];
+  const handle: NodeHandle = {
+    home,
+    rpcUrl: `http://127.0.0.1:${rpcPort}`,
+    restUrl: `http://127.0.0.1:${apiPort}`,
+    wsUrl: `ws://127.0.0.1:${rpcPort}/websocket`,
+    proc: undefined as unknown as ChildProcess,
+    output: '',
+    async stop() {
+      const p = handle.proc;
+      if (p.exitCode !== null || p.signalCode !== null) return;
+      await new Promise<void>((resolve) => {
+        p.once('exit', () => resolve());
+        p.kill('SIGTERM');
+        setTimeout(() => p.kill('SIGKILL'), 10_000).unref();
+      });
+    },
+    async kill() {
+      const p = handle.proc;
+      if (p.exitCode !== null || p.signalCode !== null) return;
+      await new Promise<void>((resolve) => {
+        p.once('exit', () => resolve());
+        p.kill('SIGKILL');
+      });
+    },
+    async restart() {
+      launch();
+      await waitReady(handle.rpcUrl, handle.proc, () => handle.output);
+    },
+    cleanup() {
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+  const launch = (): void => {
+    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    proc.stdout!.on('data', (d: Buffer) => { handle.output += d.toString(); });
+    proc.stderr!.on('data', (d: Buffer) => { handle.output += d.toString(); });
+    handle.proc = proc;
+  };
+  launch();
+  await waitReady(handle.rpcUrl, handle.proc, () => handle.output);
+  return handle;
+}
