@@ -116,6 +116,19 @@ describe('CommitStore', () => {
     expect(() => b.write()).to.throw(/read-only/);
   });
 
+  it('a state iterator opened before a commit keeps its snapshot', async () => {
+    const st = await open();
+    await st.commit(1, [1, 2, 3].map((x) => ({ key: u(x), value: u(x) })));
+    const it = st.state.iterator();
+    expect(hex(it.next().value![0])).to.equal('01');
+    await st.commit(2, [{ key: u(2), value: undefined }, { key: u(4), value: u(4) }, { key: u(3), value: u(9) }]);
+    expect(hexEntries(it)).to.deep.equal([
+      ['02', '02'],
+      ['03', '03'],
+    ]);
+    expect(hexEntries(st.state.iterator()).map(([k]) => k)).to.deep.equal(['01', '03', '04']);
+  });
+
   it('owns copies of committed values', async () => {
     const st = await open();
     const v = u(1, 2, 3);
