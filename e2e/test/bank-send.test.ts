@@ -46,6 +46,13 @@ describe('e2e: bank send through chaind dev', function () {
     const byDenom = await getJson(`${node.restUrl}/chain/bank/v1beta1/balances/${recipient}/by_denom?denom=${DENOM}`);
     expect(byDenom.body.balance.amount).to.equal(after.body.balances[0].amount);
 
+    // the balance at the height before the send, through x-cosmos-block-height
+    const past = await getJson(`${node.restUrl}/chain/bank/v1beta1/balances/${recipient}`, { 'x-cosmos-block-height': String(res.height - 1) });
+    expect(past.status).to.equal(200);
+    expect(past.body.balances[0].amount).to.equal(before.body.balances[0].amount);
+    const future = await getJson(`${node.restUrl}/chain/bank/v1beta1/balances/${recipient}`, { 'x-cosmos-block-height': String(res.height + 100000) });
+    expect(future.status).to.equal(400);
+
     // tx by hash over REST
     const tx = await getJson(`${node.restUrl}/chain/tx/v1beta1/txs/${hash}`);
     expect(tx.status).to.equal(200);

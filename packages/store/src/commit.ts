@@ -7,6 +7,8 @@ import {
   NS_FIRST_EXTERNAL,
   NS_STATE,
   NS_VERSIONS,
+  NS_CHANGES,
+  changeLogKey,
   decodeMeta,
   decodeVersionKey,
   decodeVersionValue,
@@ -19,9 +21,12 @@ import {
   withHeight,
 } from './layout.js';
 import { MemKVStore } from './mem.js';
+import { branch } from './cache.js';
 import type { BatchOp, Bytes, Change, KVStore } from './types.js';
 
 type DB = ClassicLevel<Bytes, Bytes>;
+
+const EMPTY = new Uint8Array(0);
 
 /** Options of {@link CommitStore.iterateRaw}. */
 export interface RawIterateOptions {
@@ -41,6 +46,7 @@ export class CommitStore {
   private height: number;
   private appHash: Bytes;
   private committing = false;
+  private readonly snapshots = new Map<number, { at: number; view: KVStore }>();
 
   private constructor(
     private readonly db: DB,
@@ -126,6 +132,7 @@ export class CommitStore {
           if (c.value === undefined) batch.del(stateKey(c.key));
           else batch.put(stateKey(c.key), c.value);
           batch.put(versionKey(c.key, height), encodeVersionValue(c.value));
+          batch.put(changeLogKey(height, c.key), EMPTY);
         }
         batch.put(META_KEY, encodeMeta(height, appHash));
         for (const op of extraOps) {
@@ -148,6 +155,35 @@ export class CommitStore {
     } finally {
       this.committing = false;
     }
+  }
+
+  /**
+   * A read-only view of the whole state as of the end of block `height`: the current state overlaid
+   * with the values (at `height`) of every key changed since. Costs O(changes since `height`); the
+   * view is synchronous like the current state, so query handlers run on it unchanged.
+   */
+  async snapshotAt(height: number): Promise<KVStore> {
+    this.checkHeight(height);
+    if (height === this.height) return this.state;
+    const cached = this.snapshots.get(height);
+    if (cached && cached.at === this.height) return cached.view;
+    const gte = changeLogKey(height + 1, new Uint8Array());
+    const lt = new Uint8Array([NS_CHANGES + 1]);
+    const keys = new Map<string, Bytes>();
+    for (const k of await this.db.keys({ gte, lt }).all()) {
+      const key = k.subarray(9);
+      keys.set(Buffer.from(key).toString('latin1'), key);
+    }
+    const overlay = branch(this.mem);
+    for (const key of keys.values()) {
+      const v = await this.getAt(height, key);
+      if (v === undefined) overlay.delete(key);
+      else overlay.set(key, v);
+    }
+    const view = readOnly(overlay);
+    if (this.snapshots.size >= 8) this.snapshots.delete(this.snapshots.keys().next().value!);
+    this.snapshots.set(height, { at: this.height, view });
+    return view;
   }
 
   /** The value of `key` at the end of block `height` (0 <= height <= lastHeight; 0 = before genesis). */
@@ -248,7 +284,7 @@ export class CommitStore {
 
 /** The committed state as seen by callers: reads delegate to memory, writes throw. */
 class ReadOnlyKV implements KVStore {
-  constructor(private readonly mem: MemKVStore) {}
+  constructor(private readonly mem: KVStore) {}
   get(key: Bytes): Bytes | undefined {
     return this.mem.get(key);
   }
@@ -264,6 +300,10 @@ class ReadOnlyKV implements KVStore {
   iterator(start?: Bytes, end?: Bytes, reverse = false): IterableIterator<[Bytes, Bytes]> {
     return this.mem.iterator(start, end, reverse);
   }
+}
+
+function readOnly(kv: KVStore): KVStore {
+  return new ReadOnlyKV(kv);
 }
 
 /** Validate a changeset and return it sorted by key (the input itself when already sorted). */

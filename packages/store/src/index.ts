@@ -9,6 +9,8 @@ export {
   NS_STATE,
   NS_VERSIONS,
   NS_META,
+  NS_CHANGES,
+  changeLogKey,
   NS_FIRST_EXTERNAL,
   META_KEY,
   stateKey,

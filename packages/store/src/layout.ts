@@ -5,6 +5,7 @@
  *   NS_STATE    0x01 || key                                    -> value        (current state)
  *   NS_VERSIONS 0x02 || escape(key) || 0x00 0x00 || BE64(h)    -> 0x00 | 0x01 || value
  *   NS_META     0x03 || 0x01                                   -> BE64(lastHeight) || lastAppHash
+ *   NS_CHANGES  0x04 || BE64(h) || key                         -> empty        (keys changed in block h)
  *
  * escape() replaces each 0x00 byte with 0x00 0xFF, so `escape(key) || 0x00 0x00` is prefix-free and
  * order preserving: all versions of one key are contiguous, keys in bytewise order, heights ascending.
@@ -17,6 +18,17 @@ export const NS_STATE = 0x01;
 export const NS_VERSIONS = 0x02;
 /** Namespace of the commit metadata (last height, last app hash). */
 export const NS_META = 0x03;
+/** Namespace of the per-block change log: NS_CHANGES || BE64(h) || key -> empty (for snapshots at past heights). */
+export const NS_CHANGES = 0x04;
+
+/** NS_CHANGES || BE64(height) || key. */
+export function changeLogKey(height: number, key: Bytes): Bytes {
+  const out = new Uint8Array(9 + key.length);
+  out[0] = NS_CHANGES;
+  new DataView(out.buffer).setBigUint64(1, BigInt(height));
+  out.set(key, 9);
+  return out;
+}
 /** First namespace byte available to other components (0x00-0x0F are reserved for the store). */
 export const NS_FIRST_EXTERNAL = 0x10;
 

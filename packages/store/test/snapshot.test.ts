@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import { CommitStore } from '../src/index.js';
+import type { Change } from '../src/types.js';
+import { hex, rng, randInt, s, tempDir } from './helpers.js';
+
+describe('CommitStore.snapshotAt', () => {
+  it('serves the whole state of every past height, synchronously, read-only', async () => {
+    const dir = tempDir('snap');
+    const store = await CommitStore.open(dir.dir);
+    try {
+      const r = rng(7);
+      const model = new Map<string, string>();
+      const history: Map<string, string>[] = [new Map()];
+      for (let h = 1; h <= 12; h++) {
+        const changes = new Map<string, Change>();
+        for (let i = 0; i < 20; i++) {
+          const k = `k${randInt(r, 40).toString().padStart(2, '0')}`;
+          if (randInt(r, 4) === 0) changes.set(k, { key: s(k), value: undefined });
+          else changes.set(k, { key: s(k), value: s(`v${h}-${i}`) });
+        }
+        await store.commit(h, [...changes.values()]);
+        for (const [k, c] of changes) {
+          if (c.value === undefined) model.delete(k);
+          else model.set(k, Buffer.from(c.value).toString());
+        }
+        history.push(new Map(model));
+      }
+      for (let h = 0; h <= 12; h++) {
+        const view = await store.snapshotAt(h);
+        const got = [...view.iterator()].map(([k, v]) => `${Buffer.from(k).toString()}=${Buffer.from(v).toString()}`);
+        const want = [...history[h]!.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`);
+        expect(got, `height ${h}`).to.deep.equal(want);
+        for (const [k, v] of history[h]!) expect(Buffer.from(view.get(s(k))!).toString()).to.equal(v);
+        expect(view.get(s('k99'))).to.equal(undefined);
+        expect(() => view.set(s('x'), s('y'))).to.throw(/read-only/);
+      }
+      // a snapshot taken before a later commit is not reused after it
+      const before = await store.snapshotAt(5);
+      await store.commit(13, [{ key: s('k00'), value: s('late') }]);
+      const after = await store.snapshotAt(5);
+      expect(hex(after.get(s('k00')) ?? new Uint8Array())).to.equal(hex(before.get(s('k00')) ?? new Uint8Array()));
+      expect(Buffer.from((await store.snapshotAt(13)).get(s('k00'))!).toString()).to.equal('late');
+    } finally {
+      await store.close();
+      dir.remove();
+    }
+  });
+});
