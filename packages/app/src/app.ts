@@ -248,7 +248,7 @@ export class App {
     const height = req.height && req.height > 0 ? req.height : this.store.lastHeight;
     try {
       const route = this.router.queryRoute(req.path);
-      if (!route) throw Errors.UnknownRequest.wrap(`unknown query path ${req.path}`);
+      if (!route) throw Errors.UnknownRequest.wrap(`unknown query path: ${req.path}`);
       const reqObj = this.registry.decode(route.requestType, req.data);
       const resp = await this.runQuery(route.path, reqObj, height);
       const dialect = req.path.startsWith('/cosmos.') ? 'cosmos' : 'chain';
@@ -364,12 +364,11 @@ const GRPC_NAMES = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExc
 
 /** Query failures as the SDK reports them through ABCI (status → sdk code, `rpc error: ...` log). */
 export function queryErrorToAbci(e: unknown): { code: number; codespace: string; log: string } {
-  if (e instanceof ChainError && e.codespace !== 'sdk') return { code: e.code, codespace: e.codespace, log: e.message };
+  if (e instanceof ChainError) return { code: e.code, codespace: e.codespace, log: e.message };
   const st = grpcStatusOf(e);
   const reg = st.code === GrpcCode.NOT_FOUND ? Errors.KeyNotFound
     : st.code === GrpcCode.INVALID_ARGUMENT || st.code === GrpcCode.FAILED_PRECONDITION ? Errors.InvalidRequest
     : st.code === GrpcCode.UNAUTHENTICATED ? Errors.Unauthorized
-    : e instanceof ChainError ? e.registered : Errors.UnknownRequest;
-  if (e instanceof ChainError) return { code: reg.code, codespace: reg.codespace, log: e.message };
+    : Errors.UnknownRequest;
   return { code: reg.code, codespace: reg.codespace, log: `rpc error: code = ${GRPC_NAMES[st.code] ?? 'Unknown'} desc = ${st.message}: ${reg.description}` };
 }
