@@ -1,0 +1,2 @@
+export { startNode, freePort } from './node-process.js';
+export type { NodeHandle, StartOptions } from './node-process.js';

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench`: starts a dev chaind (or uses --rpc/--rest of a running one) and prints
+ *  - committed bank-send transactions per second at saturation (pre-signed txs from the 10 coin-type-118
+ *    dev accounts, broadcast with broadcast_tx_sync, one client per sender);
+ *  - REST balance-query latency p50/p99 under 50 concurrent clients.
+ */
+import { toBase64 } from '@cosmjs/encoding';
+import { makeAuthInfoBytes, makeSignDoc, makeSignBytes } from '@cosmjs/proto-signing';
+import { TxRaw, TxBody } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
+import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
+import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
+import { DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, signSecp256k1Digest, sha256, toBech32 } from '@chain/crypto';
+import { startNode } from '@chain/e2e';
+
+const args = new Map<string, string>();
+for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
+const TXS_PER_ACCOUNT = Number(args.get('txs-per-account') ?? 300);
+const QUERIES = Number(args.get('queries') ?? 5000);
+
+async function rpc(url: string, method: string, params: Record<string, unknown>): Promise<any> {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  return (await r.json() as any);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function main(): Promise<void> {
+  const external = args.get('rpc');
+  const node = external ? undefined : await startNode({ timeoutCommit: '1s', home: args.get('home') });
+  const rpcUrl = external ?? node!.rpcUrl;
+  const restUrl = args.get('rest') ?? node!.restUrl;
+  try {
+    const status = (await rpc(rpcUrl, 'status', {})).result;
+    const chainId = status.node_info.network;
+    // pre-sign
+    const t0 = Date.now();
+    const txs: Uint8Array[][] = [];
+    const recipient = toBech32('chain', new Uint8Array(20).fill(7));
+    for (let a = 0; a < 10; a++) {
+      const pk = derivePrivateKey(DEV_MNEMONIC, hdPath(118, a));
+      const pub = secp256k1PublicKey(pk);
+      const from = toBech32('chain', secp256k1Address(pub));
+      const acc = await (await fetch(`${restUrl}/chain/auth/v1beta1/accounts/${from}`)).json() as any;
+      const accountNumber = BigInt(acc.account.account_number);
+      let seq = BigInt(acc.account.sequence);
+      const list: Uint8Array[] = [];
+      for (let i = 0; i < TXS_PER_ACCOUNT; i++, seq++) {
+        const bodyBytes = TxBody.encode(TxBody.fromPartial({ messages: [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: MsgSend.encode({ fromAddress: from, toAddress: recipient, amount: [{ denom: 'achain', amount: '1' }] }).finish() }] })).finish();
+        const authInfoBytes = makeAuthInfoBytes([{ pubkey: { typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key: pub }).finish() }, sequence: seq }], [{ denom: 'achain', amount: String(200000n * 1000000000n) }], 200000, undefined, undefined, SignMode.SIGN_MODE_DIRECT);
+        const sig = signSecp256k1Digest(pk, sha256(makeSignBytes(makeSignDoc(bodyBytes, authInfoBytes, chainId, accountNumber))));
+        list.push(TxRaw.encode(TxRaw.fromPartial({ bodyBytes, authInfoBytes, signatures: [sig] })).finish());
+      }
+      txs.push(list);
+    }
+    const total = txs.reduce((n, l) => n + l.length, 0);
+    console.log(`pre-signed ${total} bank sends in ${Date.now() - t0} ms`);
+
+    // broadcast: one client per sender keeps each account's txs in sequence order
+    const startHeight = Number((await rpc(rpcUrl, 'status', {})).result.sync_info.latest_block_height);
+    const start = Date.now();
+    let rejected = 0;
+    await Promise.all(txs.map(async (list) => {
+      for (const tx of list) {
+        const r = await rpc(rpcUrl, 'broadcast_tx_sync', { tx: toBase64(tx) });
+        if (!r.result || r.result.code !== 0) rejected++;
+      }
+    }));
+    const broadcastMs = Date.now() - start;
+    // wait until the mempool drains
+    for (;;) {
+      const n = Number((await rpc(rpcUrl, 'num_unconfirmed_txs', {})).result.n_txs);
+      if (n === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const end = Date.now();
+    const endHeight = Number((await rpc(rpcUrl, 'status', {})).result.sync_info.latest_block_height);
+    let committed = 0;
+    for (let h = startHeight + 1; h <= endHeight; h++) {
+      const b = (await rpc(rpcUrl, 'block', { height: String(h) })).result;
+      committed += b.block.data.txs.length;
+    }
+    console.log(`broadcast ${total} txs in ${broadcastMs} ms (${rejected} rejected by CheckTx)`);
+    console.log(`committed bank sends: ${committed} in ${end - start} ms over ${endHeight - startHeight} blocks => ${(committed / ((end - start) / 1000)).toFixed(0)} tx/s`);
+
+    // REST balance query latency
+    const lat: number[] = [];
+    let q = 0;
+    const qStart = Date.now();
+    await Promise.all(Array.from({ length: 50 }, async () => {
+      while (q < QUERIES) {
+        q++;
+        const s = performance.now();
+        const r = await fetch(`${restUrl}/chain/bank/v1beta1/balances/${recipient}`);
+        await r.arrayBuffer();
+        lat.push(performance.now() - s);
+      }
+    }));
+    lat.sort((a, b) => a - b);
+    const qs = QUERIES / ((Date.now() - qStart) / 1000);
+    console.log(`REST balance query, 50 concurrent clients: p50 ${percentile(lat, 50).toFixed(2)} ms, p99 ${percentile(lat, 99).toFixed(2)} ms, ${qs.toFixed(0)} req/s`);
+  } finally {
+    await node?.stop();
+    if (node && !args.get('home')) node.cleanup();
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
