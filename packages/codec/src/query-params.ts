@@ -12,29 +12,18 @@
  * Errors are `CodecError`s (code 3) with the gateway's message text.
  */
 import protobuf from 'protobufjs';
-import {
-  CUSTOM_DEC,
-  CUSTOM_INT,
-  CUSTOM_NONE,
-  CodecError,
-  decTextToScaled,
-  goBase64Decode,
-  goParseBool,
-  goParseDuration,
-  goParseFloat,
-  goParseInt,
-  goParseRFC3339,
-  goParseUint,
-  intTextNormalize,
-  makeLong,
-  newMessage,
-  planOf,
-} from './json.js';
-import type { AnyResolver, EnumPlan, FieldPlan, OneofPlan, TypePlan } from './json.js';
+import { CUSTOM_NONE, decCustomText } from './json/decimal.js';
+import { CodecError } from './json/errors.js';
+import { goBase64Decode } from './json/go-base64.js';
+import { goParseBool, goParseFloat, goParseInt, goParseUint } from './json/go-strconv.js';
+import { goParseDuration, goParseRFC3339 } from './json/go-time.js';
+import { planOf } from './json/plan.js';
+import type { EnumPlan, FieldPlan, TypePlan } from './json/plan.js';
+import type { AnyResolver } from './json/resolver.js';
+import { hasOwn, makeLong, newMessage, put, setField, setMember, zeroValue } from './json/values.js';
+import type { Rec } from './json/values.js';
 
-type Rec = Record<string, unknown>;
 const MAP_KEY_RE = /^(.*)\[(.*)\]$/;
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /**
  * Builds a request message from path parameters (applied first) and query parameters, with
@@ -91,7 +80,7 @@ function setPathParam(plan: TypePlan, msg: Rec, name: string, val: string): void
     populatePath(msg, plan, name.split('.'), [val]);
     return;
   }
-  const f = plan.byProto.get(name) ?? plan.byJson.get(name);
+  const f = lookup(plan, name);
   if (f === undefined) return;
   if (f.map || f.kind === 'message') {
     populatePath(msg, plan, [name], [val]);
@@ -102,19 +91,6 @@ function setPathParam(plan: TypePlan, msg: Rec, name: string, val: string): void
     return;
   }
   setField(msg, f, f.kind === 'enum' ? runtimeEnum(f.enumPlan!, val) : convScalar(f, val));
-}
-
-function setField(msg: Rec, f: FieldPlan, v: unknown): void {
-  if (f.oneof !== undefined) for (const o of f.oneof.members) if (o !== f) delete msg[o.key];
-  msg[f.key] = v;
-}
-
-function oneofIsSet(msg: Rec, o: OneofPlan): boolean {
-  for (const f of o.members) {
-    const v = msg[f.key];
-    if (v !== undefined && v !== null && hasOwn(msg, f.key)) return true;
-  }
-  return false;
 }
 
 function lookup(p: TypePlan, name: string): FieldPlan | undefined {
@@ -131,8 +107,8 @@ function populatePath(msg: Rec, plan: TypePlan, path: string[], values: string[]
     const f = lookup(curPlan, path[i]!);
     if (f === undefined) return; // unknown fields are ignored
     if (f.oneof !== undefined) {
-      if (oneofIsSet(cur, f.oneof)) throw new CodecError(`field already set for ${f.oneof.name} oneof`);
-      setField(cur, f, f.kind === 'message' ? newMessage(f.msgType!) : zeroOf(f));
+      if (setMember(f.oneof, cur) !== undefined) throw new CodecError(`field already set for ${f.oneof.name} oneof`);
+      setField(cur, f, zeroValue(f));
     }
     if (f.map) {
       if (!isLast) throw nestedError(path, i);
@@ -175,24 +151,6 @@ function nestedError(path: string[], i: number): CodecError {
   return new CodecError(`unexpected nested field ${path[i + 1]} in ${path.slice(0, i + 1).join('.')}`);
 }
 
-function zeroOf(f: FieldPlan): unknown {
-  switch (f.kind) {
-    case 'string':
-      return '';
-    case 'bool':
-      return false;
-    case 'bytes':
-      return new Uint8Array(0);
-    case 'int64':
-    case 'uint64':
-      return makeLong(0n, f.unsigned);
-    case 'enum':
-      return f.enumPlan!.defaultNumber;
-    default:
-      return 0;
-  }
-}
-
 function populateRepeated(cur: Rec, f: FieldPlan, values: string[]): void {
   if (f.kind === 'enum') {
     cur[f.key] = values.map((v) => convertEnum(f.enumPlan!, v));
@@ -212,8 +170,7 @@ function populateMap(cur: Rec, f: FieldPlan, values: string[]): void {
     m = {};
     cur[f.key] = m;
   }
-  if (key === '__proto__') Object.defineProperty(m, key, { value, enumerable: true, writable: true, configurable: true });
-  else m[key] = value;
+  put(m, key, value);
 }
 
 function mapKey(f: FieldPlan, k: string): string {
@@ -267,34 +224,19 @@ function populateMessage(sub: Rec, p: TypePlan, path: string[], values: string[]
     }
     case 'DoubleValue':
     case 'FloatValue': {
-      let v: number;
-      try {
-        v = goParseFloat(value, 64);
-      } catch {
-        throw new CodecError(`bad DoubleValue: ${value}`);
-      }
+      const v = parseNumericWrapper(value, (s) => goParseFloat(s, 64));
       set('value', p.wkt === 'FloatValue' ? Math.fround(v) : v);
       return;
     }
     case 'Int64Value':
     case 'Int32Value': {
-      let v: bigint;
-      try {
-        v = goParseInt(value, 10, 64);
-      } catch {
-        throw new CodecError(`bad DoubleValue: ${value}`);
-      }
+      const v = parseNumericWrapper(value, (s) => goParseInt(s, 10, 64));
       set('value', p.wkt === 'Int64Value' ? makeLong(v, false) : Number(BigInt.asIntN(32, v)));
       return;
     }
     case 'UInt64Value':
     case 'UInt32Value': {
-      let v: bigint;
-      try {
-        v = goParseUint(value, 10, 64);
-      } catch {
-        throw new CodecError(`bad DoubleValue: ${value}`);
-      }
+      const v = parseNumericWrapper(value, (s) => goParseUint(s, 10, 64));
       set('value', p.wkt === 'UInt64Value' ? makeLong(v, true) : Number(BigInt.asUintN(32, v)));
       return;
     }
@@ -323,13 +265,20 @@ function populateMessage(sub: Rec, p: TypePlan, path: string[], values: string[]
   }
 }
 
+/** A numeric wrapper's value; the gateway reports every numeric wrapper failure as `bad DoubleValue`. */
+function parseNumericWrapper<T>(value: string, parse: (s: string) => T): T {
+  try {
+    return parse(value);
+  } catch {
+    throw new CodecError(`bad DoubleValue: ${value}`);
+  }
+}
+
 /** `convFromType`: one scalar from text (`strconv` semantics). Enums are handled by the callers. */
 function convScalar(f: FieldPlan, value: string): unknown {
   switch (f.kind) {
     case 'string':
-      if (f.custom === CUSTOM_DEC) return value === '' && f.customEmptyOk ? '' : decTextToScaled(value);
-      if (f.custom === CUSTOM_INT) return intTextNormalize(value);
-      return value;
+      return f.custom === CUSTOM_NONE ? value : decCustomText(f, value);
     case 'bool':
       return goParseBool(value);
     case 'int32':
@@ -345,10 +294,7 @@ function convScalar(f: FieldPlan, value: string): unknown {
     case 'float':
       return goParseFloat(value, 32);
     case 'bytes': {
-      if (f.custom !== CUSTOM_NONE) {
-        const text = f.custom === CUSTOM_DEC ? (value === '' && f.customEmptyOk ? '' : decTextToScaled(value)) : intTextNormalize(value);
-        return Buffer.from(text, 'utf8');
-      }
+      if (f.custom !== CUSTOM_NONE) return Buffer.from(decCustomText(f, value), 'utf8');
       const std = goBase64Decode(value, false);
       if (typeof std !== 'number') return std;
       const url = goBase64Decode(value, true);
@@ -364,29 +310,25 @@ function convScalar(f: FieldPlan, value: string): unknown {
 
 /** Query-string enum (`convertEnum`): name, else a decimal number that is a defined value. */
 function convertEnum(ep: EnumPlan, value: string): number {
-  const byName = ep.byName.get(value);
-  if (byName !== undefined) return byName;
-  let n: bigint;
-  try {
-    n = goParseInt(value, 10, 64);
-  } catch {
-    throw new CodecError(`${value} is not a valid ${ep.goType}`);
-  }
-  const v = Number(BigInt.asIntN(32, n));
-  if (!ep.byNumber.has(v)) throw new CodecError(`${value} is not a valid ${ep.goType}`);
-  return v;
+  return enumFromText(ep, value, 10, 64, `${value} is not a valid ${ep.goType}`);
 }
 
 /** Path-parameter enum (`runtime.Enum`): name, else an int32 (base prefixes allowed) that is defined. */
 function runtimeEnum(ep: EnumPlan, value: string): number {
+  return enumFromText(ep, value, 0, 32, `${value} is not valid`);
+}
+
+/** An enum value by name, else by number (`strconv.ParseInt(value, base, bitSize)`, truncated to int32) if defined. */
+function enumFromText(ep: EnumPlan, value: string, base: number, bitSize: number, invalid: string): number {
   const byName = ep.byName.get(value);
   if (byName !== undefined) return byName;
   let n: bigint;
   try {
-    n = goParseInt(value, 0, 32);
+    n = goParseInt(value, base, bitSize);
   } catch {
-    throw new CodecError(`${value} is not valid`);
+    throw new CodecError(invalid);
   }
-  if (!ep.byNumber.has(Number(n))) throw new CodecError(`${value} is not valid`);
-  return Number(n);
+  const v = Number(BigInt.asIntN(32, n));
+  if (!ep.byNumber.has(v)) throw new CodecError(invalid);
+  return v;
 }
