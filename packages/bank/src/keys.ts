@@ -3,7 +3,7 @@
  *   0x00 | denom                        → total supply (decimal text)
  *   0x01 | denom                        → Metadata
  *   0x02 | len(addr) | addr | denom     → balance (decimal text)
- *   0x03 | denom | len(addr) | addr     → empty (denom → owners index)
+ *   0x03 | denom | 0x00 | len(addr) | addr → empty (denom → owners index)
  *   0x04 | denom                        → send enabled (0x01 / 0x00)
  *   0x05                                → Params
  */

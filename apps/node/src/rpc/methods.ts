@@ -8,6 +8,7 @@ import { RpcErrors } from './errors.js';
 import type { ParamSpec, Params } from './params.js';
 import { blockIdJson, blockJson, blockResultsJson, commitJson, eventsJson, headerJson, hex, pubKeyJson, rfc3339Nano, txResultJson } from './format.js';
 import { COMETBFT_VERSION } from '../services/consensus-service.js';
+import { parseDurationMs } from '../config/config.js';
 import { canonicalizeQuery } from '../services/tx-service.js';
 
 export interface MethodDef {
@@ -162,7 +163,7 @@ export const METHODS: Record<string, MethodDef> = {
       const { hash, res } = await broadcast(node, p);
       const empty = { code: 0, data: null, log: '', info: '', gas_wanted: '0', gas_used: '0', events: [], codespace: '' };
       if (res.code !== 0) return { check_tx: checkTxJson(res), tx_result: empty, hash: hex(hash), height: '0' };
-      const inc = await node.engine.waitForTx(hash, 10_000);
+      const inc = await node.engine.waitForTx(hash, parseDurationMs(node.config.config.rpc.timeout_broadcast_tx_commit));
       if (!inc) throw RpcErrors.internal('timed out waiting for tx to be included in a block');
       return { check_tx: checkTxJson(res), tx_result: txResultJson(inc.result), hash: hex(hash), height: String(inc.height) };
     },
