@@ -69,8 +69,6 @@ export class BlockStore {
 
   saveOps(stored: StoredBlock, results: StoredResults, seenCommit: Commit): BatchOp[] {
     const h = stored.block.header.height;
-    this.remember(this.recent, h, stored);
-    this.remember(this.recentResults, h, results);
     const hv = new Uint8Array(8);
     new DataView(hv.buffer).setBigUint64(0, BigInt(h));
     return [
@@ -79,6 +77,13 @@ export class BlockStore {
       { type: 'put', key: hashKey(stored.blockId.hash), value: hv },
       { type: 'put', key: hkey(P_COMMIT, h), value: serialize(seenCommit) },
     ];
+  }
+
+  /** Caches a block after its batch committed (the RPC's hot path reads the latest blocks). */
+  committed(stored: StoredBlock, results: StoredResults): void {
+    const h = stored.block.header.height;
+    this.remember(this.recent, h, stored);
+    this.remember(this.recentResults, h, results);
   }
 
   private remember<T>(m: Map<number, T>, h: number, v: T): void {

@@ -201,7 +201,16 @@ export class Engine {
       const list = this.waiters.get(hex) ?? [];
       list.push(done);
       this.waiters.set(hex, list);
+      // the tx may have been committed before this call: look it up in the index too
+      void this.findCommitted(hash).then((x) => { if (x) done(x); }, () => undefined);
     });
+  }
+
+  private async findCommitted(hash: Uint8Array): Promise<TxInclusion | undefined> {
+    const ref = await this.indexer.byHash(hash);
+    if (!ref) return undefined;
+    const result = (await this.blocks.results(ref.height))?.txResults[ref.index];
+    return result ? { height: ref.height, index: ref.index, result } : undefined;
   }
 
   // ---- block production ----
@@ -268,6 +277,7 @@ export class Engine {
     const indexed = reaped.map((t, i) => ({ hash: t.hash, height, index: i, events: txResults[i]!.events }));
     const ops = [...this.blocks.saveOps(stored, results, commit), ...this.indexer.indexOps(indexed)];
     await this.app.commit(ops);
+    this.blocks.committed(stored, results);
     this.last = { block: stored, results, commit };
 
     this.publishBlockEvents(stored, results, reaped);
@@ -279,15 +289,23 @@ export class Engine {
         for (const w of list) w({ height, index: i, result: txResults[i]! });
       }
     }
-    await this.recheck(reaped);
+    await this.recheck(reaped, txResults);
     if (txs.length > 0) this.log.info('committed block', { height, txs: txs.length, appHash: toHex(resp.appHash).toUpperCase() });
   }
 
-  private async recheck(committed: MempoolTx[]): Promise<void> {
-    const remaining = this.mempool.update(committed.map((t) => t.hash));
+  /**
+   * CometBFT's mempool update (keep-invalid-txs-in-cache = false): committed txs leave the mempool,
+   * failed ones also leave the cache so they may be resubmitted; txs that fail the re-check are
+   * removed from both.
+   */
+  private async recheck(committed: MempoolTx[], results: readonly StoredTxResult[]): Promise<void> {
+    const remaining = this.mempool.update(committed.map((t) => t.hash), results.map((r) => r.code));
     for (const tx of remaining) {
       const r = await this.app.checkTx(tx.raw, true);
-      if (r.code !== 0) this.mempool.remove(tx.hashHex);
+      if (r.code !== 0) {
+        this.mempool.remove(tx.hashHex);
+        this.mempool.forget(tx.hashHex);
+      }
     }
   }
 

@@ -43,13 +43,13 @@ export class Mempool {
     this.cacheSize = opts.cacheSize ?? 10000;
   }
 
-  /** Pre-checks before CheckTx: size, fullness, duplicates. Marks the hash as seen. */
+  /** Pre-checks before CheckTx, in CometBFT's order: fullness, size, duplicates. Marks the hash as seen. */
   precheck(raw: Uint8Array, hashHex: string): void {
-    if (raw.length > this.maxTxBytes) throw new MempoolError('too-large', `Tx too large. Max size is ${this.maxTxBytes}, but got ${raw.length}`);
-    if (this.cache.has(hashHex)) throw new MempoolError('in-cache', 'tx already exists in cache');
     if (this.txs.size >= this.maxTxs || this.totalBytes + raw.length > this.maxTxsBytes) {
       throw new MempoolError('full', `mempool is full: number of txs ${this.txs.size} (max: ${this.maxTxs}), total txs bytes ${this.totalBytes} (max: ${this.maxTxsBytes})`);
     }
+    if (raw.length > this.maxTxBytes) throw new MempoolError('too-large', `Tx too large. Max size is ${this.maxTxBytes}, but got ${raw.length}`);
+    if (this.cache.has(hashHex)) throw new MempoolError('in-cache', 'tx already exists in cache');
     this.remember(hashHex);
   }
 
@@ -59,6 +59,7 @@ export class Mempool {
   }
 
   private remember(hashHex: string): void {
+    if (this.cache.delete(hashHex)) { this.cache.add(hashHex); return; } // refresh, evicting nothing
     if (this.cache.size >= this.cacheSize) {
       const first = this.cache.values().next().value;
       if (first !== undefined) this.cache.delete(first);
@@ -117,12 +118,17 @@ export class Mempool {
   get size(): number { return this.txs.size; }
   get bytes(): number { return this.totalBytes; }
 
-  /** Removes committed txs (keeping them in the cache) and returns the ones left, to re-check. */
-  update(committed: readonly Uint8Array[]): MempoolTx[] {
-    for (const h of committed) {
-      const hex = toHex(h);
+  /**
+   * Removes committed txs and returns the ones left, to re-check. Committed txs stay in the cache,
+   * except those whose result `codes[i]` is not 0, which may be resubmitted (CometBFT with
+   * keep-invalid-txs-in-cache = false).
+   */
+  update(committed: readonly Uint8Array[], codes?: readonly number[]): MempoolTx[] {
+    for (let i = 0; i < committed.length; i++) {
+      const hex = toHex(committed[i]!);
       this.remove(hex);
-      this.remember(hex);
+      if (codes !== undefined && codes[i] !== 0) this.forget(hex);
+      else this.remember(hex);
     }
     return [...this.txs.values()];
   }

@@ -145,8 +145,9 @@ export class TxIndexer {
         continue;
       }
       exact = false;
-      if (c.op === '=' || c.op === 'EXISTS' || c.op === 'CONTAINS') {
-        // any value of this key; verified below against the full event set
+      if (c.tag !== 'tx.height') {
+        // only txs with an indexed value of this key can match (whatever the operator: attributes with
+        // index: false are not searchable); the values are verified below against the full event set
         intersect(await this.scanEvent(eventPrefix(c.tag)));
       }
     }
@@ -163,7 +164,14 @@ export class TxIndexer {
     }
     if (opts.orderDesc) keys.reverse();
     const start = (opts.page - 1) * opts.perPage;
-    return { total: keys.length, txs: keys.slice(start, start + opts.perPage).map((k) => candidates!.get(k)!) };
+    const page = keys.slice(start, start + opts.perPage).map((k) => candidates!.get(k)!);
+    // refs found through event keys carry no hash: read it from the order index
+    return { total: keys.length, txs: await Promise.all(page.map((r) => (r.hash.length > 0 ? r : this.withHash(r)))) };
+  }
+
+  private async withHash(r: TxRef): Promise<TxRef> {
+    const hash = await this.db.getRaw(cat(Uint8Array.of(TX_ORDER_PREFIX), pos(r.height, r.index)));
+    return { height: r.height, index: r.index, hash: hash ?? new Uint8Array() };
   }
 
   private async scanEvent(prefix: Uint8Array): Promise<Map<string, TxRef>> {
