@@ -324,7 +324,8 @@ export class App {
       const err = e instanceof OutOfGasError ? outOfGasError(e, gasWanted, meter.consumed()) : e;
       const failedAt = msgLogs.length;
       const info = abciInfo(err);
-      const log = info.code === 1 && !(err instanceof ChainError) ? info.log : `failed to execute message; message index: ${failedAt}: ${info.log}`;
+      // out of gas aborts the whole tx (the SDK recovers the panic in runTx): no message prefix
+      const log = e instanceof OutOfGasError || (info.code === 1 && !(err instanceof ChainError)) ? info.log : `failed to execute message; message index: ${failedAt}: ${info.log}`;
       return { code: info.code, codespace: info.codespace, log, info: '', data: new Uint8Array(), gasWanted: reportedWanted, gasUsed: meter.consumed(), events: txEvents.events, tx };
     }
     const data = this.registry.encode('chain.base.abci.v1beta1.TxMsgData', { msg_responses: responses });

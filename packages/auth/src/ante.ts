@@ -50,8 +50,10 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
   return (ctx: Context, tx: DecodedTx, simulate: boolean): void => {
     const params = ak.getParams(ctx);
     // memo and timeout
-    if (BigInt(tx.body.memo.length) > params.max_memo_characters) {
-      throw Errors.MemoTooLarge.wrap(`maximum number of characters is ${params.max_memo_characters} but received ${tx.body.memo.length} characters`);
+    // the SDK measures the memo in bytes (Go len(string)), not in UTF-16 code units
+    const memoLength = Buffer.byteLength(tx.body.memo, 'utf8');
+    if (BigInt(memoLength) > params.max_memo_characters) {
+      throw Errors.MemoTooLarge.wrap(`maximum number of characters is ${params.max_memo_characters} but received ${memoLength} characters`);
     }
     if (tx.body.timeout_height > 0n && BigInt(ctx.block.height) > tx.body.timeout_height) {
       throw Errors.TxTimeoutHeight.wrap(`block height: ${ctx.block.height}, timeout height: ${tx.body.timeout_height}`);
@@ -79,7 +81,7 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
         .map((p) => ({ denom: p.denom, amount: ((p.amount * fee.gas_limit + DEC_SCALE - 1n) / DEC_SCALE).toString() }))
         .filter((c) => c.amount !== '0');
       if (required.length > 0 && !required.some((r) => amountOf(fee.amount, r.denom) >= BigInt(r.amount))) {
-        throw Errors.InsufficientFee.wrap(`insufficient fees; got: ${coinsToString(fee.amount) || '0'} required: ${coinsToString(required)}`);
+        throw Errors.InsufficientFee.wrap(`insufficient fees; got: ${coinsToString(fee.amount)} required: ${coinsToString(required)}`);
       }
     }
     const payerText = fee.payer || signers[0]!;

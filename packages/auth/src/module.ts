@@ -52,8 +52,8 @@ export class AuthModule implements AppModule {
       this.keeper.setAccount(ctx, acc);
       if (base.account_number > maxNumber) maxNumber = base.account_number;
     }
-    // next account number continues after the highest genesis number
-    while (this.keeper.nextAccountNumber(ctx) < maxNumber) { /* advance */ }
+    // next account number continues after the highest genesis number (and stays 0 without genesis accounts)
+    if (maxNumber >= 0n) while (this.keeper.nextAccountNumber(ctx) < maxNumber) { /* advance */ }
     for (const n of this.keeper.moduleAccountNames()) this.keeper.getModuleAccount(ctx, n);
   }
 

@@ -156,6 +156,15 @@ export class TestChain {
     });
   }
 
+  /** Signs with several keys at their current account numbers and sequences. */
+  signMulti(keys: DevKey[], msgs: AnyMsg[], o: Partial<SignOptions> = {}): Uint8Array {
+    const signers = keys.map((key) => {
+      const acc = this.account(key.addr);
+      return { key, accountNumber: acc?.base.account_number ?? 0n, sequence: acc?.base.sequence ?? 0n };
+    });
+    return signTxMulti(this.registry, signers, msgs, o);
+  }
+
   msgSend(from: string, to: string, amount: Coin[], typeUrl = '/chain.bank.v1beta1.MsgSend'): AnyMsg {
     return { type_url: typeUrl, value: this.registry.encode('chain.bank.v1beta1.MsgSend', { from_address: from, to_address: to, amount }) };
   }
@@ -174,22 +183,35 @@ export interface SignOptions {
   memo: string;
 }
 
+export interface Signer {
+  readonly key: DevKey;
+  readonly accountNumber: bigint;
+  readonly sequence: bigint;
+}
+
 /** A SIGN_MODE_DIRECT secp256k1-signed TxRaw. */
 export function signTx(registry: ProtoRegistry, key: DevKey, msgs: AnyMsg[], o: Partial<SignOptions> & { accountNumber: bigint; sequence: bigint }): Uint8Array {
+  return signTxMulti(registry, [{ key, accountNumber: o.accountNumber, sequence: o.sequence }], msgs, o);
+}
+
+/** A TxRaw signed by several signers (in signer order), each over its own account number. */
+export function signTxMulti(registry: ProtoRegistry, signers: readonly Signer[], msgs: AnyMsg[], o: Partial<SignOptions> = {}): Uint8Array {
   const bodyBytes = registry.encode('chain.tx.v1beta1.TxBody', { messages: msgs, memo: o.memo ?? '' });
   const authInfoBytes = registry.encode('chain.tx.v1beta1.AuthInfo', {
-    signer_infos: [{
-      public_key: registry.packAny('chain.crypto.secp256k1.PubKey', { key: key.pub }, '/cosmos.crypto.secp256k1.PubKey'),
+    signer_infos: signers.map((s) => ({
+      public_key: registry.packAny('chain.crypto.secp256k1.PubKey', { key: s.key.pub }, '/cosmos.crypto.secp256k1.PubKey'),
       mode_info: { single: { mode: 1 } },
-      sequence: o.sequence,
-    }],
+      sequence: s.sequence,
+    })),
     fee: { amount: o.fee ?? [{ denom: DENOM, amount: '100' }], gas_limit: o.gas ?? 200_000n, payer: '', granter: '' },
   });
-  const signDoc = registry.encode('chain.tx.v1beta1.SignDoc', {
-    body_bytes: bodyBytes, auth_info_bytes: authInfoBytes, chain_id: o.chainId ?? CHAIN_ID, account_number: o.accountNumber,
+  const signatures = signers.map((s) => {
+    const signDoc = registry.encode('chain.tx.v1beta1.SignDoc', {
+      body_bytes: bodyBytes, auth_info_bytes: authInfoBytes, chain_id: o.chainId ?? CHAIN_ID, account_number: s.accountNumber,
+    });
+    return signSecp256k1Digest(s.key.priv, sha256(signDoc));
   });
-  const sig = signSecp256k1Digest(key.priv, sha256(signDoc));
-  return registry.encode('chain.tx.v1beta1.TxRaw', { body_bytes: bodyBytes, auth_info_bytes: authInfoBytes, signatures: [sig] });
+  return registry.encode('chain.tx.v1beta1.TxRaw', { body_bytes: bodyBytes, auth_info_bytes: authInfoBytes, signatures });
 }
 
 export const coins = (amount: number | bigint | string, denom = DENOM): Coin[] => [{ denom, amount: String(amount) }];

@@ -50,37 +50,81 @@ export interface DecodedTx {
   readonly msgs: TxMsg[];
 }
 
-/** Reads a protobuf varint tag stream and checks that every field number is known to `type`. */
-function rejectUnknownFields(type: protobuf.Type, bytes: Uint8Array, allowNonCritical: boolean, what: string): void {
+const WIRE_TYPE_NAMES = ['varint', 'fixed64', 'bytes', 'start_group', 'end_group', 'fixed32'];
+/** Unknown fields with this bit of the field number set are non-critical (ADR-020 / ADR-027). */
+const NON_CRITICAL_BIT = 0x400;
+
+/** The SDK's errUnknownField text (wire types by name, like its WireTypeToString). */
+function unknownField(typeName: string, id: number, wt: number): Error {
+  return Errors.TxDecode.wrap(`errUnknownField "${typeName}": {TagNum: ${id}, WireType:"${WIRE_TYPE_NAMES[wt] ?? `unknown type: ${wt}`}"}`);
+}
+
+/**
+ * Rejects fields unknown to `type` (the SDK's RejectUnknownFields): recursively into nested messages and
+ * into Any values (resolved through the registry). With `allowNonCritical`, unknown fields whose number
+ * has the non-critical bit set pass.
+ */
+function rejectUnknownFields(registry: ProtoRegistry, type: protobuf.Type, bytes: Uint8Array, allowNonCritical: boolean): void {
   const r = protobuf.Reader.create(bytes);
   while (r.pos < r.len) {
     const tag = r.uint32();
     const id = tag >>> 3;
     const wt = tag & 7;
-    if (!type.fieldsById[id]) {
-      const nonCritical = (id & 0x400) !== 0;
-      if (!(allowNonCritical && nonCritical)) {
-        throw Errors.TxDecode.wrap(`errUnknownField "${type.fullName.slice(1)}": {TagNum: ${id}, WireType:"${wt}"}`);
-      }
+    const field = type.fieldsById[id];
+    if (!field) {
+      if (!(allowNonCritical && (id & NON_CRITICAL_BIT) !== 0)) throw unknownField(type.fullName.slice(1), id, wt);
+      r.skipType(wt);
+      continue;
     }
-    r.skipType(wt);
+    const nested = field.resolvedType;
+    if (wt !== 2 || field.map || !(nested instanceof protobuf.Type)) {
+      r.skipType(wt);
+      continue;
+    }
+    const sub = r.bytes();
+    if (nested.fullName === '.google.protobuf.Any') {
+      rejectUnknownFields(registry, nested, sub, allowNonCritical);
+      const any = nested.decode(sub) as unknown as AnyMsg;
+      const name = registry.nameOfTypeUrl(any.type_url);
+      if (name === undefined) throw Errors.TxDecode.wrap(`unable to resolve type URL ${any.type_url}`);
+      rejectUnknownFields(registry, registry.type(name), any.value, allowNonCritical);
+    } else {
+      rejectUnknownFields(registry, nested, sub, allowNonCritical);
+    }
   }
 }
 
-/** ADR-027: TxRaw holds only its three bytes fields, in ascending order. */
+function varintLength(n: number): number {
+  let len = 1;
+  while (n >= 0x80) { n = Math.floor(n / 0x80); len++; }
+  return len;
+}
+
+/**
+ * ADR-027 for TxRaw (the SDK's rejectNonADR027TxRaw, then its unknown-field check): only bytes fields, in
+ * ascending order, with minimal length prefixes (so the tx hash cannot be changed without changing the
+ * signed content), and no fields besides 1-3.
+ */
 function checkTxRaw(bytes: Uint8Array): void {
   const r = protobuf.Reader.create(bytes);
   let last = 0;
+  let unknown: number | undefined;
   while (r.pos < r.len) {
     const tag = r.uint32();
     const id = tag >>> 3;
     const wt = tag & 7;
-    if (id < 1 || id > 3) throw Errors.TxDecode.wrap(`errUnknownField "chain.tx.v1beta1.TxRaw": {TagNum: ${id}, WireType:"${wt}"}`);
     if (wt !== 2) throw Errors.TxDecode.wrap(`expected 2 wire type, got ${wt}`);
-    if (id < last) throw Errors.TxDecode.wrap('txRaw must follow ADR-027: fields must be in ascending order');
+    if (id < last) throw Errors.TxDecode.wrap(`txRaw must follow ADR-027, got tagNum ${id} after tagNum ${last}`);
     last = id;
-    r.skipType(wt);
+    const start = r.pos;
+    const len = r.uint32();
+    const read = r.pos - start;
+    const need = varintLength(len);
+    if (read !== need) throw Errors.TxDecode.wrap(`length prefix varint for tagNum ${id} is not as short as possible, read ${read}, only need ${need}`);
+    r.skip(len);
+    if ((id < 1 || id > 3) && unknown === undefined) unknown = id;
   }
+  if (unknown !== undefined) throw unknownField('chain.tx.v1beta1.TxRaw', unknown, 2);
 }
 
 /** Decodes and structurally validates a tx; every failure is `tx parse error` (sdk code 2). */
@@ -89,8 +133,8 @@ export function decodeTx(registry: ProtoRegistry, raw: Uint8Array): DecodedTx {
   try {
     checkTxRaw(raw);
     const txRaw = registry.decode<{ body_bytes: Uint8Array; auth_info_bytes: Uint8Array; signatures: Uint8Array[] }>('chain.tx.v1beta1.TxRaw', raw);
-    rejectUnknownFields(registry.type('chain.tx.v1beta1.TxBody'), txRaw.body_bytes, true, 'body');
-    rejectUnknownFields(registry.type('chain.tx.v1beta1.AuthInfo'), txRaw.auth_info_bytes, false, 'auth_info');
+    rejectUnknownFields(registry, registry.type('chain.tx.v1beta1.TxBody'), txRaw.body_bytes, true);
+    rejectUnknownFields(registry, registry.type('chain.tx.v1beta1.AuthInfo'), txRaw.auth_info_bytes, false);
     const body = registry.decode<TxBody>('chain.tx.v1beta1.TxBody', txRaw.body_bytes);
     const authInfo = registry.decode<AuthInfo>('chain.tx.v1beta1.AuthInfo', txRaw.auth_info_bytes);
     const msgs = body.messages.map((any): TxMsg => {
@@ -141,10 +185,15 @@ export function msgSigners(registry: ProtoRegistry, msg: TxMsg): string[] {
   throw Errors.InvalidType.wrap(`message ${msg.typeUrl} has no signer in ${field}`);
 }
 
-/** Unique signers of all messages, in order of first appearance (the SDK's GetSigners). */
+/**
+ * Unique signers of all messages, in order of first appearance, then the fee payer if it is set and not
+ * one of them (the SDK's GetSigners: whoever pays the fee must sign).
+ */
 export function txSigners(registry: ProtoRegistry, tx: DecodedTx): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const m of tx.msgs) for (const s of msgSigners(registry, m)) if (!seen.has(s)) { seen.add(s); out.push(s); }
+  const payer = tx.authInfo.fee?.payer;
+  if (payer && !seen.has(payer)) out.push(payer);
   return out;
 }
