@@ -84,6 +84,7 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
         throw Errors.InsufficientFee.wrap(`insufficient fees; got: ${coinsToString(fee.amount)} required: ${coinsToString(required)}`);
       }
     }
+    if (fee.granter) throw Errors.InvalidRequest.wrap('fee grants are not enabled');
     const payerText = fee.payer || signers[0]!;
     const payer = fee.payer ? ak.addressCodec.decode(fee.payer) : signerAddrs[0]!;
     if (!ak.hasAccount(ctx, payer)) throw Errors.UnknownAddress.wrap(`fee payer address: ${payerText} does not exist`);

@@ -101,7 +101,12 @@ export class AuthModule implements AppModule {
         return { account_address: codec.encode(addr) };
       },
       Params: (ctx) => ({ params: k.getParams(ctx) }),
-      ModuleAccounts: (ctx) => ({ accounts: k.moduleAccountNames().sort().map((n) => this.packAccount(k.getAccount(ctx, k.getModuleAddress(n)) ?? k.getModuleAccount(ctx.withStore(ctx.ms), n))) }),
+      ModuleAccounts: (ctx) => ({
+        accounts: k.moduleAccountNames().sort()
+          .map((n) => k.getAccount(ctx, k.getModuleAddress(n)))
+          .filter((a): a is Account => a !== undefined)
+          .map((a) => this.packAccount(a)),
+      }),
       ModuleAccountByName: (ctx, req) => {
         const name = String(req.name ?? '');
         if (!name) throw statusError(GrpcCode.INVALID_ARGUMENT, 'module name is empty');

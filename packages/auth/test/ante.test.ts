@@ -162,6 +162,13 @@ describe('auth: ante handler', () => {
     expect(accSeq).to.deep.equal([`${A.address}/0`, `${E.address}/0`]);
   });
 
+  it('a fee granter is refused (no fee grants on this chain): code 18, nothing charged', async () => {
+    const before = chain.balance(A.addr);
+    const tx = buildTx(chain.registry, [chain.signer(A)], [chain.msgSend(A.address, B.address, coins(1))], { granter: E.address });
+    rejected(await chain.deliver(tx), 18, 'fee grants are not enabled: invalid request');
+    expect(chain.balance(A.addr)).to.equal(before);
+  });
+
   it('a fee payer must sign: a tx naming another payer without its signature is code 4 and charges nobody', async () => {
     const theft = buildTx(chain.registry, [chain.signer(A)], [chain.msgSend(A.address, B.address, coins(1))], { payer: E.address });
     rejected(await chain.deliver(theft), 4, 'wrong number of signers; expected 2, got 1: unauthorized');

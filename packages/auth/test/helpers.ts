@@ -67,6 +67,7 @@ export interface TxOptions {
   readonly fee?: Coin[];
   readonly gas?: bigint;
   readonly payer?: string;
+  readonly granter?: string;
   readonly timeoutHeight?: bigint;
   /** replaces the real signatures */
   readonly signatures?: Uint8Array[];
@@ -90,7 +91,7 @@ export function buildTx(registry: ProtoRegistry, signers: readonly TxSigner[], m
   for (let i = 0; i < (o.extraSignerInfos ?? 0); i++) infos.push({ ...infos[0]! });
   const authInfoBytes = registry.encode('chain.tx.v1beta1.AuthInfo', {
     signer_infos: infos,
-    fee: { amount: o.fee ?? [{ denom: DENOM, amount: '100' }], gas_limit: o.gas ?? 200_000n, payer: o.payer ?? '', granter: '' },
+    fee: { amount: o.fee ?? [{ denom: DENOM, amount: '100' }], gas_limit: o.gas ?? 200_000n, payer: o.payer ?? '', granter: o.granter ?? '' },
   });
   const signatures = o.signatures ?? signers.map((s) => {
     const doc = registry.encode('chain.tx.v1beta1.SignDoc', { body_bytes: bodyBytes, auth_info_bytes: authInfoBytes, chain_id: s.chainId ?? CHAIN_ID, account_number: s.accountNumber });
