@@ -16,7 +16,7 @@ import { Mempool, MempoolError } from './mempool.js';
 import type { MempoolTx } from './mempool.js';
 import type { GenesisDoc } from './genesis.js';
 import { consensusParamsOf, validatorsOf } from './genesis.js';
-import type { Block, BlockID, Commit, ConsensusParams, Header, Timestamp, Validator } from './cmt-types.js';
+import type { Block, BlockID, Commit, ConsensusParams, Header, Timestamp, Validator, Vote } from './cmt-types.js';
 import { BLOCK_PROTOCOL_VERSION } from './cmt-types.js';
 import {
   blockId as computeBlockId, canonicalVoteSignBytes, commitHash, consensusParamsHash, dataHash, emptyBlockId, evidenceHash,
@@ -215,18 +215,51 @@ export class Engine {
 
   // ---- block production ----
 
-  private makeCommitSig(height: number, id: BlockID, time: Date): Commit {
-    const ts = toTimestamp(time);
-    const sig = ed25519Sign(this.key, canonicalVoteSignBytes(this.chainId, { type: 2, height, round: 0, blockId: id, timestamp: ts }));
-    const idx = this.validators.findIndex((v) => toHex(v.address) === toHex(this.validatorAddr));
-    const signatures = this.validators.map((v, i) => i === idx
-      ? { blockIdFlag: 2 as const, validatorAddress: this.validatorAddr, timestamp: ts, signature: sig }
-      : { blockIdFlag: 1 as const, validatorAddress: new Uint8Array(), timestamp: { seconds: -62135596800, nanos: 0 }, signature: new Uint8Array() });
-    return { height, round: 0, blockId: id, signatures };
+  private validatorIndex(): number {
+    return this.validators.findIndex((v) => toHex(v.address) === toHex(this.validatorAddr));
   }
 
-  private publishRound(type: string, height: number, step: string): void {
-    this.bus.publish({ type, data: { height, round: 0, step }, events: { 'tm.event': [type] } });
+  /** A vote of this validator for `id`, signed over CometBFT's canonical vote sign bytes. */
+  private signVote(type: 1 | 2, height: number, id: BlockID, time: Date): Vote {
+    const timestamp = toTimestamp(time);
+    const signature = ed25519Sign(this.key, canonicalVoteSignBytes(this.chainId, { type, height, round: 0, blockId: id, timestamp }));
+    return { type, height, round: 0, blockId: id, timestamp, validatorAddress: this.validatorAddr, validatorIndex: this.validatorIndex(), signature };
+  }
+
+  private commitOf(precommit: Vote): Commit {
+    const idx = this.validatorIndex();
+    const signatures = this.validators.map((_, i) => i === idx
+      ? { blockIdFlag: 2 as const, validatorAddress: this.validatorAddr, timestamp: precommit.timestamp, signature: precommit.signature }
+      : { blockIdFlag: 1 as const, validatorAddress: new Uint8Array(), timestamp: { seconds: -62135596800, nanos: 0 }, signature: new Uint8Array() });
+    return { height: precommit.height, round: 0, blockId: precommit.blockId, signatures };
+  }
+
+  /** Consensus events (NewRound, NewRoundStep, CompleteProposal, Vote, Polka, Lock, ValidBlock). */
+  private publishRound(type: string, height: number, step: string, extra: Record<string, unknown> = {}): void {
+    this.bus.publish({ type, data: { height, round: 0, step, ...extra }, events: { 'tm.event': [type] } });
+  }
+
+  /**
+   * The steps a single validator really goes through for one height: new round, proposal, its own
+   * prevote (+2/3 → polka, lock, valid block) and precommit (+2/3 → commit). Returns the precommit.
+   */
+  private runRound(height: number, id: BlockID, blockTime: Date): Vote {
+    this.publishRound('NewRoundStep', height, 'RoundStepNewRound');
+    this.publishRound('NewRound', height, 'RoundStepNewRound', { proposer: { address: this.validatorAddr, index: this.validatorIndex() } });
+    this.publishRound('NewRoundStep', height, 'RoundStepPropose');
+    this.publishRound('CompleteProposal', height, 'RoundStepPropose', { blockId: id });
+    this.publishRound('NewRoundStep', height, 'RoundStepPrevote');
+    const voteTime = new Date(Math.max(Date.now(), blockTime.getTime() + 1));
+    const prevote = this.signVote(1, height, id, voteTime);
+    this.bus.publish({ type: 'Vote', data: { vote: prevote }, events: { 'tm.event': ['Vote'] } });
+    this.publishRound('Polka', height, 'RoundStepPrevote');
+    this.publishRound('Lock', height, 'RoundStepPrevote');
+    this.publishRound('ValidBlock', height, 'RoundStepPrevote');
+    this.publishRound('NewRoundStep', height, 'RoundStepPrecommit');
+    const precommit = this.signVote(2, height, id, voteTime);
+    this.bus.publish({ type: 'Vote', data: { vote: precommit }, events: { 'tm.event': ['Vote'] } });
+    this.publishRound('NewRoundStep', height, 'RoundStepCommit');
+    return precommit;
   }
 
   private async produceBlock(): Promise<void> {
@@ -255,13 +288,9 @@ export class Engine {
     };
     const block: Block = { header, data: { txs }, evidence: [], lastCommit };
     const id = computeBlockId(block);
-    this.publishRound('NewRound', height, 'RoundStepNewRound');
-    this.publishRound('CompleteProposal', height, 'RoundStepPropose');
-
+    // decide the block (CometBFT order: the block is committed by votes, then executed)
+    const commit = this.commitOf(this.runRound(height, id, time));
     const resp = await this.app.finalizeBlock({ height, time, txs, proposer: this.validatorAddr, hash: id.hash });
-    const now = Date.now();
-    const voteTime = new Date(Math.max(now, time.getTime() + 1));
-    const commit = this.makeCommitSig(height, id, voteTime);
     const txResults: StoredTxResult[] = resp.txResults.map((r) => ({
       code: r.code, codespace: r.codespace, log: r.log, info: r.info, data: r.data, gasWanted: r.gasWanted, gasUsed: r.gasUsed, events: r.events,
     }));
@@ -281,7 +310,6 @@ export class Engine {
     this.last = { block: stored, results, commit };
 
     this.publishBlockEvents(stored, results, reaped);
-    this.publishRound('NewRoundStep', height, 'RoundStepCommit');
     for (let i = 0; i < reaped.length; i++) {
       const list = this.waiters.get(reaped[i]!.hashHex);
       if (list) {

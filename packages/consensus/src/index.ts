@@ -8,9 +8,9 @@ export {
   CONSENSUS_PROTO_DIR, defaultConsensusParamsJSON, consensusParamsOf, validatorsOf, privValidatorKeyJSON, seedOfPrivValidatorKey,
 } from './genesis.js';
 export type { GenesisDoc, GenesisValidatorJSON, PrivValidatorKeyJSON } from './genesis.js';
-export * as cmt from './cmt-types.js';
+export { GO_ZERO_TIME, BlockIDFlags, VoteTypes, BLOCK_PROTOCOL_VERSION } from './cmt-types.js';
 export {
   merkleRoot, txHash, dataHash, headerHash, validatorSetHash, blockId, emptyBlockId, validatorAddress, canonicalVoteSignBytes,
   encodeBlock,
 } from './hashing.js';
-export type { Block, BlockID, Commit, CommitSig, Header, Timestamp, Validator, ConsensusParams, PartSetHeader } from './cmt-types.js';
+export type { Block, BlockID, Commit, CommitSig, Header, Timestamp, Validator, ConsensusParams, PartSetHeader, Vote } from './cmt-types.js';

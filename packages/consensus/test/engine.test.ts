@@ -1,15 +1,15 @@
 import { expect } from 'chai';
-import { fromBase64, sha256, toHex } from '@chain/crypto';
+import { ed25519Verify, fromBase64, sha256, toHex } from '@chain/crypto';
 import { parseQuery } from '@chain/events';
 import type { BusMessage } from '@chain/events';
-import { Engine, MempoolError, privValidatorKeyJSON, seedOfPrivValidatorKey, validatorAddress } from '../src/index.js';
-import type { Block, BlockID, Header, StoredResults, StoredTxResult, TxInclusion } from '../src/index.js';
+import { Engine, MempoolError, canonicalVoteSignBytes, privValidatorKeyJSON, seedOfPrivValidatorKey, validatorAddress } from '../src/index.js';
+import type { Block, BlockID, Header, StoredResults, StoredTxResult, TxInclusion, Vote } from '../src/index.js';
 import { CHAIN_ID, TestNode, VALIDATOR_KEY, counterOf, hex, makeGenesis, sleep, verifyChain } from './helpers.js';
 
 const upper = (b: Uint8Array): string => toHex(b).toUpperCase();
 const heightOf = (m: BusMessage): number => {
-  const d = m.data as { height?: number; block?: Block; header?: Header };
-  return d.height ?? d.block?.header.height ?? d.header!.height;
+  const d = m.data as { height?: number; block?: Block; header?: Header; vote?: { height: number } };
+  return d.height ?? d.vote?.height ?? d.block?.header.height ?? d.header!.height;
 };
 
 /** Submits `raw` through CheckTx and waits for its inclusion (the waiter is registered first). */
@@ -95,8 +95,22 @@ describe('Engine driving an app (single validator)', function () {
     const stored = (await node.engine.blocks.block(height))!;
     const results = (await node.engine.blocks.results(height))!;
     const at = bus.filter((m) => heightOf(m) === height);
-    expect(at.map((m) => m.type)).to.deep.equal(['NewRound', 'CompleteProposal', 'NewBlock', 'NewBlockHeader', 'NewBlockEvents', 'Tx', 'NewRoundStep']);
-    const [, , newBlock, newHeader, , tx] = at as [BusMessage, BusMessage, BusMessage, BusMessage, BusMessage, BusMessage];
+    expect(at.map((m) => m.type)).to.deep.equal([
+      'NewRoundStep', 'NewRound', 'NewRoundStep', 'CompleteProposal', 'NewRoundStep', 'Vote', 'Polka', 'Lock', 'ValidBlock',
+      'NewRoundStep', 'Vote', 'NewRoundStep', 'NewBlock', 'NewBlockHeader', 'NewBlockEvents', 'Tx',
+    ]);
+    expect(at.filter((m) => m.type === 'NewRoundStep').map((m) => (m.data as { step: string }).step))
+      .to.deep.equal(['RoundStepNewRound', 'RoundStepPropose', 'RoundStepPrevote', 'RoundStepPrecommit', 'RoundStepCommit']);
+    const votes = at.filter((m) => m.type === 'Vote').map((m) => (m.data as { vote: Vote }).vote);
+    expect(votes.map((v) => v.type)).to.deep.equal([1, 2]);
+    for (const v of votes) {
+      expect(hex(v.blockId.hash)).to.equal(hex(stored.blockId.hash));
+      expect(ed25519Verify(node.engine.validatorPubKey, canonicalVoteSignBytes(CHAIN_ID, v), v.signature)).to.equal(true);
+    }
+    const commitSig = (await node.engine.blocks.seenCommit(height))!.signatures[0]!;
+    expect(hex(commitSig.signature)).to.equal(hex(votes[1]!.signature));
+    const byType = (t: string): BusMessage => at.find((m) => m.type === t)!;
+    const [newBlock, newHeader, tx] = [byType('NewBlock'), byType('NewBlockHeader'), byType('Tx')];
     expect(newBlock.events['tm.event']).to.deep.equal(['NewBlock']);
     const nb = newBlock.data as { block: Block; blockId: BlockID; results: StoredResults };
     expect(hex(nb.blockId.hash)).to.equal(hex(stored.blockId.hash));
