@@ -175,6 +175,12 @@ export class Engine {
     this.mempool.precheck(raw, hex);
     try {
       const res = await this.lock.run(() => this.app.checkTx(raw));
+      const maxGas = this.params.block.maxGas;
+      if (res.code === 0 && maxGas >= 0 && res.gasWanted > maxGas) {
+        // CometBFT's PostCheckMaxGas: a tx that can never fit in a block must not stall the mempool
+        this.mempool.forget(hex);
+        throw new MempoolError('too-large', `gas wanted ${res.gasWanted} is greater than max gas ${maxGas}`);
+      }
       if (res.code === 0) this.mempool.add({ raw, hash, hashHex: hex, gasWanted: res.gasWanted });
       else this.mempool.forget(hex);
       return { ...res, hash };

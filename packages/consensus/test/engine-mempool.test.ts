@@ -75,6 +75,17 @@ describe('Engine with a block gas limit and re-checking', function () {
     }
   });
 
+  it('refuses a tx whose gas limit exceeds max_gas (it could never be reaped) and keeps producing blocks', async () => {
+    const huge = node.tx([{ sender: 'h' }], { gas: 300_001n });
+    const err = await node.engine.checkTx(huge).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(MempoolError);
+    expect((err as MempoolError).message).to.equal('gas wanted 300001 is greater than max gas 300000');
+    expect(node.engine.mempool.has(toHex(sha256(huge)))).to.equal(false);
+    const ok = node.tx([{ sender: 'after-huge' }], { gas: 100_000n });
+    const [inc] = await submitAll([ok]);
+    expect(inc?.result.code).to.equal(0);
+  });
+
   it('drops txs that fail the re-check from the mempool and the cache', async () => {
     const a = node.tx([{ sender: 'a' }], { gas: 200_000n });
     const stale = node.tx([{ sender: 's' }], { gas: 200_000n, memo: 'stale' });
