@@ -5,19 +5,12 @@
  */
 import type { BatchOp, Bytes } from '@chain/store';
 import type { Event } from '@chain/events';
+import type { ExecTxResult } from '@chain/app';
 import type { Block, BlockID, Commit } from './cmt-types.js';
 import { serialize, deserialize } from './serde.js';
 
-export interface StoredTxResult {
-  code: number;
-  codespace: string;
-  log: string;
-  info: string;
-  data: Uint8Array;
-  gasWanted: number;
-  gasUsed: number;
-  events: Event[];
-}
+/** What the block store keeps of each tx result (the app's ExecTxResult without msg responses). */
+export type StoredTxResult = Omit<ExecTxResult, 'msgResponses'>;
 
 export interface StoredValidatorUpdate { pubKey: Uint8Array; power: number }
 
