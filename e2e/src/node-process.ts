@@ -65,11 +65,13 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
   const home = opts.home ?? mkdtempSync(join(tmpdir(), 'chaind-e2e-'));
   const rpcPort = await freePort();
   const apiPort = await freePort();
+  const grpcPort = await freePort();
   const args = [
     '--import', 'tsx', MAIN, 'dev', '--home', home,
     '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`,
     '--api.address', `tcp://127.0.0.1:${apiPort}`,
     '--consensus.timeout_commit', opts.timeoutCommit ?? '200ms',
+    '--grpc.address', `127.0.0.1:${grpcPort}`,
     ...(opts.extraArgs ?? []),
   ];
   const handle: NodeHandle = {

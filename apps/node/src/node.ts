@@ -23,6 +23,8 @@ import { startRpcServer } from './rpc/server.js';
 import type { RpcServer } from './rpc/server.js';
 import { startRestServer } from './rest/server.js';
 import type { RestServer } from './rest/server.js';
+import { startGrpcServer } from './grpc/server.js';
+import type { GrpcServer } from './grpc/server.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
 
@@ -69,6 +71,7 @@ export function buildChain(store: CommitStore, genesis: GenesisDoc, minGasPrices
 export class Node {
   rpc?: RpcServer;
   rest?: RestServer;
+  grpc?: GrpcServer;
   private constructor(
     readonly config: NodeConfig,
     readonly store: CommitStore,
@@ -140,12 +143,17 @@ export class Node {
       this.rest = await startRestServer({ node: this, host: a.host, port: a.port, log: this.log.child('rest') });
       this.log.info(`REST API listening on http://${a.host}:${this.rest.port}`);
     }
-    for (const [flag, enabled] of [['grpc', this.config.app.grpc.enable], ['json-rpc', this.config.app['json-rpc'].enable]] as const) {
+    if (this.config.app.grpc.enable) {
+      this.grpc = await startGrpcServer({ node: this, address: this.config.app.grpc.address, log: this.log.child('grpc') });
+      this.log.info(`gRPC server listening on ${this.config.app.grpc.address} (port ${this.grpc.port}, ${this.grpc.services.length} services)`);
+    }
+    for (const [flag, enabled] of [['json-rpc', this.config.app['json-rpc'].enable]] as const) {
       if (enabled) this.log.info(`[${flag}] is enabled in the config but this node does not serve it yet; ignored`);
     }
   }
 
   async stop(): Promise<void> {
+    await this.grpc?.close();
     await this.rest?.close();
     await this.rpc?.close();
     await this.engine.stop();

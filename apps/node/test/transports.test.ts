@@ -19,7 +19,7 @@ describe('transports (in-process node)', function () {
     home = mkdtempSync(join(tmpdir(), 'chaind-tr-'));
     initHome({ home, dev: true });
     const cfg = applyFlags(loadConfig(home), {
-      'rpc.laddr': 'tcp://127.0.0.1:0', 'api.address': 'tcp://127.0.0.1:0', 'consensus.timeout_commit': '50ms',
+      'rpc.laddr': 'tcp://127.0.0.1:0', 'api.address': 'tcp://127.0.0.1:0', 'grpc.address': '127.0.0.1:0', 'consensus.timeout_commit': '50ms',
     });
     node = await Node.create(cfg, createLogger('error'));
     await node.start();

@@ -335,13 +335,15 @@ export class App {
     };
   }
 
-  /** Stateless checks of the SDK's ValidateBasic for the tx wrapper. */
+  /**
+   * Stateless checks of the SDK's ValidateBasic for the tx wrapper. Signature presence is the ante
+   * handler's business: txs authenticated otherwise (e.g. Ethereum txs) carry no Cosmos signatures.
+   */
   private validateBasic(tx: DecodedTx): void {
     if (tx.msgs.length === 0) throw Errors.InvalidRequest.wrap('must contain at least one message');
     const fee = tx.authInfo.fee;
     if (!fee) throw Errors.InvalidRequest.wrap('missing fee');
     if (fee.gas_limit > BigInt(Number.MAX_SAFE_INTEGER)) throw Errors.InvalidGasLimit.wrap(`invalid gas supplied; ${fee.gas_limit} > ${Number.MAX_SAFE_INTEGER}`);
-    if (tx.signatures.length === 0) throw Errors.NoSignatures.wrap('empty signatures');
     for (const m of tx.msgs) if (!this.router.msgRoute(m.name)) throw Errors.UnknownRequest.wrap(`unrecognized message type: ${m.typeUrl}`);
   }
 }

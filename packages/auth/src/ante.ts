@@ -48,6 +48,7 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
   };
 
   return (ctx: Context, tx: DecodedTx, simulate: boolean): void => {
+    if (tx.signatures.length === 0) throw Errors.NoSignatures.wrap('empty signatures');
     const params = ak.getParams(ctx);
     // memo and timeout
     // the SDK measures the memo in bytes (Go len(string)), not in UTF-16 code units

@@ -56,6 +56,13 @@ describe('auth: ante handler', () => {
       `signature verification failed; please verify account number (${n}) and chain-id (${CHAIN_ID}): unauthorized`);
   });
 
+  it('a tx without signatures is code 15 and changes nothing', async () => {
+    const before = chain.balance(A.addr);
+    const tx = buildTx(chain.registry, [chain.signer(A)], [chain.msgSend(A.address, B.address, coins(1))], { signatures: [] });
+    rejected(await chain.deliver(tx), 15, 'empty signatures: no signatures supplied');
+    expect(chain.balance(A.addr)).to.equal(before);
+  });
+
   it('a wrong sequence is code 32', async () => {
     rejected(await chain.deliver(chain.send(A, B.address, { signer: { sequence: 5n } })), 32, 'account sequence mismatch, expected 0, got 5: incorrect account sequence');
     expect((await chain.deliver(chain.send(A, B.address))).code).to.equal(0);
