@@ -2,16 +2,27 @@
  * Transaction index over the node database: by hash, by height order, and by every indexed event
  * attribute (`<type>.<key>` = value), searched with the CometBFT query language. Index writes are
  * returned as batch operations so they commit atomically with the block that produced them.
+ *
+ * The index is ranked: every `(key, value)` stream entry stores its rank in the stream and a counter
+ * per `(key, value)` holds the stream's size, so a one-stream query counts its matches and reaches any
+ * page with a few seeks; several `=` conditions are answered by a leapfrog join of their streams. See
+ * README.md for the key layout and the cost of each query shape.
  */
 import type { BatchOp, Bytes } from '@chain/store';
-import { flattenEvents } from '@chain/events';
-import type { Event, Query } from '@chain/events';
+import { flattenEvents, Query } from '@chain/events';
+import type { Condition, Event } from '@chain/events';
+import {
+  CounterBatch, CounterCache, EMPTY, attrKey, attrPart, be64, cat, compareBytes, decodeMarker, encodeMarker, fromLatin1, invalidMarker, latin1, readBe32,
+  readBe64, upperBound, writeBe64,
+} from './keys.js';
+import type { Marker } from './keys.js';
+import { heightRange, holds } from './conditions.js';
+import { Cursor, MAX_HEIGHT, RankError, collect, fromArray, intersect, rankedPage, scan, stream } from './streams.js';
+import type { PosCodec, RawDB } from './streams.js';
+import { BlockIndexer } from './block-indexer.js';
+import type { BlockSearchOptions, BlockSearchResult } from './block-indexer.js';
 
-/** Raw database reads the indexer needs (implemented by CommitStore). */
-export interface RawDB {
-  getRaw(key: Bytes): Promise<Bytes | undefined>;
-  iterateRaw(gte: Bytes, lt: Bytes, opts?: { reverse?: boolean; limit?: number }): Promise<[Bytes, Bytes][]>;
-}
+export type { RawDB } from './streams.js';
 
 export interface IndexedTx {
   readonly hash: Uint8Array;
@@ -34,166 +45,312 @@ export interface TxSearchResult { readonly total: number; readonly txs: TxRef[] 
 export const TX_HASH_PREFIX = 0x20;
 export const TX_EVENT_PREFIX = 0x21;
 export const TX_ORDER_PREFIX = 0x22;
+/** Counters, the ranked order stream and the rank marker of the tx index. */
+export const TX_RANK_PREFIX = 0x23;
 
-const enc = new TextEncoder();
+const MARKER_KEY = Uint8Array.of(TX_RANK_PREFIX, 0x00);
+const RANKED_ORDER = Uint8Array.of(TX_RANK_PREFIX, 0x01);
+const PAIR_COUNTER = Uint8Array.of(TX_RANK_PREFIX, 0x02);
+const TAG_COUNTER = Uint8Array.of(TX_RANK_PREFIX, 0x03);
+const pairCounterKey = (tag: string, value: string): Uint8Array => attrKey(PAIR_COUNTER, tag, value);
+const tagCounterKey = (tag: string): Uint8Array => attrKey(TAG_COUNTER, tag, undefined);
+const HASH_NS = Uint8Array.of(TX_HASH_PREFIX);
+const EVENT_NS = Uint8Array.of(TX_EVENT_PREFIX);
+const ORDER_NS = Uint8Array.of(TX_ORDER_PREFIX);
+const POS_LEN = 12;
 
 function pos(height: number, index: number): Uint8Array {
-  const b = new Uint8Array(12);
-  const dv = new DataView(b.buffer);
-  dv.setBigUint64(0, BigInt(height));
-  dv.setUint32(8, index);
+  const b = new Uint8Array(POS_LEN);
+  writeBe64(b, 0, height);
+  b[8] = index >>> 24; b[9] = (index >>> 16) & 0xff; b[10] = (index >>> 8) & 0xff; b[11] = index & 0xff;
   return b;
 }
 
 function readPos(b: Uint8Array, off: number): { height: number; index: number } {
-  const dv = new DataView(b.buffer, b.byteOffset + off, 12);
-  return { height: Number(dv.getBigUint64(0)), index: dv.getUint32(8) };
+  return { height: readBe64(b, off), index: readBe32(b, off + 8) };
 }
 
-function cat(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
-  return out;
-}
-
-const ZERO = Uint8Array.of(0);
-
-function eventPrefix(compositeKey: string, value?: string): Uint8Array {
-  return value === undefined
-    ? cat(Uint8Array.of(TX_EVENT_PREFIX), enc.encode(compositeKey), ZERO)
-    : cat(Uint8Array.of(TX_EVENT_PREFIX), enc.encode(compositeKey), ZERO, enc.encode(value), ZERO);
-}
-
-function upperBound(prefix: Uint8Array): Uint8Array {
-  const out = prefix.slice();
-  for (let i = out.length - 1; i >= 0; i--) {
-    if (out[i]! < 0xff) { out[i]!++; return out.subarray(0, i + 1); }
-  }
-  return Uint8Array.of(0xff, 0xff, 0xff, 0xff);
-}
-
-function posKey(height: number, index: number): string {
-  return height.toString(16).padStart(16, '0') + index.toString(16).padStart(8, '0');
-}
+const txCodec: PosCodec = { len: POS_LEN, start: (h) => pos(h, 0), at: pos, height: (p) => readBe64(p) };
 
 /** Loads the flattened events (with tx.hash / tx.height / tm.event) of an indexed tx. */
 export type EventsLoader = (height: number, index: number) => Promise<Record<string, string[]> | undefined>;
 
-export class TxIndexer {
-  constructor(private readonly db: RawDB, private readonly loadEvents: EventsLoader) {}
+/** What a query asks of the index, once reserved tags are resolved. */
+interface TxPlan {
+  empty: boolean;
+  lo: number;
+  hi: number;
+  hash?: Uint8Array;
+  /** `attrPart(tag, value)` of each `tag = 'string'` condition, deduplicated */
+  eqs: Uint8Array[];
+  /** event tags of the other event conditions: a match needs an indexed value of each */
+  tags: string[];
+  /** conditions only the tx's events can decide */
+  residual: Condition[];
+}
 
-  /** Batch operations that index the txs of one block. */
+export class TxIndexer {
+  private readonly blocks: BlockIndexer;
+  private readonly counterCache = new CounterCache();
+  /** marker.first (latin1) once checked against the oldest indexed tx */
+  private rankedSince: string | undefined;
+
+  constructor(private readonly db: RawDB, private readonly loadEvents: EventsLoader) {
+    this.blocks = new BlockIndexer(db);
+  }
+
+  /**
+   * Batch operations that index the txs of one block (any order; they are indexed by (height, index)).
+   * Reads the per-value counters through `getRawSync`, so the ops must be committed before the next
+   * call (the engine commits each block's ops before building the next block).
+   */
   indexOps(txs: readonly IndexedTx[]): BatchOp[] {
     const ops: BatchOp[] = [];
-    const empty = new Uint8Array();
-    for (const t of txs) {
+    if (txs.length === 0) return ops;
+    const db = this.db;
+    const read = db.getRawSync ? (k: Bytes): Bytes | undefined => db.getRawSync!(k) : undefined;
+    let marker: Marker | undefined;
+    let counters: CounterBatch | undefined;
+    if (read) {
+      const m = read(MARKER_KEY);
+      marker = decodeMarker(m);
+      // the cache holds the counters as of the marker the previous batch wrote: is that batch committed?
+      if (this.counterCache.at === undefined || this.counterCache.at !== (m ? latin1(m) : '')) this.counterCache.clear();
+      counters = new CounterBatch(read, this.counterCache);
+    }
+    const sorted = [...txs].sort((a, b) => a.height - b.height || a.index - b.index);
+    for (const t of sorted) {
       const p = pos(t.height, t.index);
-      ops.push({ type: 'put', key: cat(Uint8Array.of(TX_HASH_PREFIX), t.hash), value: p });
-      ops.push({ type: 'put', key: cat(Uint8Array.of(TX_ORDER_PREFIX), p), value: t.hash });
+      ops.push({ type: 'put', key: cat(HASH_NS, t.hash), value: p });
+      ops.push({ type: 'put', key: cat(ORDER_NS, p), value: t.hash });
+      // one entry per distinct (key, value) and a tag count per distinct key, however many events carry it
+      const values = new Map<string, Set<string>>();
       for (const e of t.events) {
         if (!e.type) continue;
         for (const a of e.attributes) {
           if (!a.key || a.index === false) continue;
-          ops.push({ type: 'put', key: cat(eventPrefix(`${e.type}.${a.key}`, a.value), p), value: empty });
+          const tag = `${e.type}.${a.key}`;
+          const vs = values.get(tag);
+          if (vs) vs.add(a.value); else values.set(tag, new Set([a.value]));
         }
       }
+      if (!counters) {
+        for (const [tag, vs] of values) for (const v of vs) ops.push({ type: 'put', key: attrKey(EVENT_NS, tag, v, p), value: EMPTY });
+        continue;
+      }
+      if (!marker) marker = { valid: true, total: 0, first: p, last: undefined };
+      else if (marker.last && compareBytes(p, marker.last) <= 0) marker.valid = false; // ranks need increasing positions
+      marker.last = p;
+      ops.push({ type: 'put', key: cat(RANKED_ORDER, p), value: be64(marker.total++) });
+      for (const [tag, vs] of values) {
+        counters.nextTag(tag, tagCounterKey);
+        for (const v of vs) ops.push({ type: 'put', key: attrKey(EVENT_NS, tag, v, p), value: be64(counters.nextPair(tag, v, pairCounterKey)) });
+      }
+    }
+    if (counters) {
+      const m = encodeMarker(marker!, POS_LEN);
+      ops.push(...counters.ops(latin1(m)));
+      ops.push({ type: 'put', key: MARKER_KEY, value: m });
+    } else {
+      ops.push({ type: 'put', key: MARKER_KEY, value: invalidMarker(POS_LEN) });
     }
     return ops;
   }
 
+  /**
+   * Batch operations that index one block for `searchBlocks`: its height and every indexed attribute
+   * of its FinalizeBlock events. Commit them in the block's batch, like `indexOps`.
+   */
+  blockIndexOps(height: number, finalizeBlockEvents: readonly Event[]): BatchOp[] {
+    return this.blocks.indexOps(height, finalizeBlockEvents);
+  }
+
+  /** Heights of the indexed blocks matching `query` (block_search), newest first unless orderDesc: false. */
+  searchBlocks(query: Query, opts: BlockSearchOptions): Promise<BlockSearchResult> {
+    return this.blocks.search(query, opts);
+  }
+
   async byHash(hash: Uint8Array): Promise<TxRef | undefined> {
-    const v = await this.db.getRaw(cat(Uint8Array.of(TX_HASH_PREFIX), hash));
+    const v = await this.get(cat(HASH_NS, hash));
     if (!v) return undefined;
     return { ...readPos(v, 0), hash };
   }
 
   /** Txs matching `query`, ordered by (height, index), one page of them plus the total count. */
   async search(query: Query, opts: TxSearchOptions): Promise<TxSearchResult> {
-    let candidates: Map<string, TxRef> | undefined;
-    let exact = true;
-    const intersect = (next: Map<string, TxRef>): void => {
-      if (!candidates) { candidates = next; return; }
-      for (const k of candidates.keys()) if (!next.has(k)) candidates.delete(k);
-    };
-    for (const c of query.conditions) {
-      if (c.tag === 'tm.event') {
-        if (!(c.op === '=' && c.arg?.type === 'string' && c.arg.text === 'Tx')) exact = false;
-        continue;
-      }
-      if (c.tag === 'tx.hash' && c.op === '=' && c.arg?.type === 'string') {
-        const m = new Map<string, TxRef>();
-        let hash: Uint8Array | undefined;
-        hash = /^[0-9a-fA-F]{64}$/.test(c.arg.text) ? new Uint8Array(Buffer.from(c.arg.text, 'hex')) : undefined;
-        const ref = hash && hash.length === 32 ? await this.byHash(hash) : undefined;
-        if (ref) m.set(posKey(ref.height, ref.index), ref);
-        intersect(m);
-        continue;
-      }
-      if (c.tag === 'tx.height' && ['=', '<', '<=', '>', '>='].includes(c.op) && c.arg?.type === 'number') {
-        const h = Number(c.arg.text);
-        if (!Number.isInteger(h)) { exact = false; continue; }
-        const lo = c.op === '=' ? h : c.op === '>' ? h + 1 : c.op === '>=' ? h : 0;
-        const hi = c.op === '=' ? h : c.op === '<' ? h - 1 : c.op === '<=' ? h : Number.MAX_SAFE_INTEGER;
-        intersect(await this.byHeightRange(Math.max(lo, 0), hi));
-        continue;
-      }
-      if (c.op === '=' && c.arg?.type === 'string') {
-        intersect(await this.scanEvent(eventPrefix(c.tag, c.arg.text)));
-        continue;
-      }
-      exact = false;
-      if (c.tag !== 'tx.height') {
-        // only txs with an indexed value of this key can match (whatever the operator: attributes with
-        // index: false are not searchable); the values are verified below against the full event set
-        intersect(await this.scanEvent(eventPrefix(c.tag)));
-      }
+    const offset = Math.max(0, (opts.page - 1) * opts.perPage);
+    const limit = Math.max(0, opts.perPage);
+    const plan = planTx(query);
+    if (plan.empty) return { total: 0, txs: [] };
+    if (plan.hash) return this.searchHash(plan, offset, limit);
+    let res: { total: number; page: Uint8Array[] };
+    try {
+      res = await this.run(plan, await this.rankedMarker(), offset, limit, opts.orderDesc);
+    } catch (e) {
+      if (!(e instanceof RankError)) throw e;
+      res = await this.run(plan, undefined, offset, limit, opts.orderDesc);
     }
-    if (!candidates) candidates = await this.byHeightRange(0, Number.MAX_SAFE_INTEGER);
-    let keys = [...candidates.keys()].sort();
-    if (!exact) {
-      const kept: string[] = [];
-      for (const k of keys) {
-        const ref = candidates.get(k)!;
-        const ev = await this.loadEvents(ref.height, ref.index);
-        if (ev && query.matches(ev)) kept.push(k);
-      }
-      keys = kept;
-    }
-    if (opts.orderDesc) keys.reverse();
-    const start = (opts.page - 1) * opts.perPage;
-    const page = keys.slice(start, start + opts.perPage).map((k) => candidates!.get(k)!);
-    // refs found through event keys carry no hash: read it from the order index
-    return { total: keys.length, txs: await Promise.all(page.map((r) => (r.hash.length > 0 ? r : this.withHash(r)))) };
+    const txs = await Promise.all(res.page.map(async (p) => {
+      const hash = await this.get(cat(ORDER_NS, p));
+      return { ...readPos(p, 0), hash: hash ?? new Uint8Array() };
+    }));
+    return { total: res.total, txs };
   }
 
-  private async withHash(r: TxRef): Promise<TxRef> {
-    const hash = await this.db.getRaw(cat(Uint8Array.of(TX_ORDER_PREFIX), pos(r.height, r.index)));
-    return { height: r.height, index: r.index, hash: hash ?? new Uint8Array() };
+  /** The marker when ranks and counters cover the whole index (written from the first tx on, in order). */
+  private async rankedMarker(): Promise<Marker | undefined> {
+    const m = decodeMarker(await this.get(MARKER_KEY));
+    if (!m || !m.valid) return undefined;
+    const id = latin1(m.first);
+    if (this.rankedSince === id) return m;
+    const [oldest] = await this.db.iterateRaw(ORDER_NS, Uint8Array.of(TX_ORDER_PREFIX + 1), { limit: 1 });
+    if (oldest && compareBytes(oldest[0].subarray(1), m.first) < 0) return undefined; // txs indexed before counters existed
+    this.rankedSince = id;
+    return m;
   }
 
-  private async scanEvent(prefix: Uint8Array): Promise<Map<string, TxRef>> {
-    const out = new Map<string, TxRef>();
+  private async count(key: Uint8Array): Promise<number> {
+    const v = await this.get(key);
+    return v && v.length === 8 ? readBe64(v) : 0;
+  }
+
+  /** A point read: synchronous when the database can (a few µs instead of a thread-pool round trip). */
+  private get(key: Uint8Array): Bytes | undefined | Promise<Bytes | undefined> {
+    return this.db.getRawSync ? this.db.getRawSync(key) : this.db.getRaw(key);
+  }
+
+  /** Counts and one page of a query without tx.hash; `marker` is set when the index is ranked. */
+  private async run(plan: TxPlan, marker: Marker | undefined, offset: number, limit: number, desc: boolean): Promise<{ total: number; page: Uint8Array[] }> {
+    const { lo, hi } = plan;
+    const ranked = marker !== undefined;
+    // stream sizes, to drive by the smallest (only known in a ranked index)
+    let eqs = await Promise.all(plan.eqs.map(async (ap) => ({ ap, size: ranked ? await this.count(cat(PAIR_COUNTER, ap)) : 0 })));
+    if (ranked && eqs.some((e) => e.size === 0)) return { total: 0, page: [] };
+    // a stream holding every indexed tx constrains nothing
+    if (ranked) eqs = eqs.filter((e) => e.size < marker.total);
+    eqs.sort((a, b) => a.size - b.size);
+    const tags = await Promise.all(plan.tags.map(async (tag) => ({ tag, size: ranked ? await this.count(cat(TAG_COUNTER, attrPart(tag))) : 0 })));
+    tags.sort((a, b) => a.size - b.size);
+    const driverTag = tags.length > 0 && (eqs.length === 0 || (ranked && tags[0]!.size < eqs[0]!.size)) ? tags[0]!.tag : undefined;
+    // `tag EXISTS` is decided by the driver's own keys
+    const residual = plan.residual.filter((c) => !(c.op === 'EXISTS' && c.tag === driverTag));
+    const presence = plan.tags.filter((t) => t !== driverTag);
+    const verifyQuery = residual.length > 0 ? Query.fromConditions(residual) : undefined;
+
+    if (!driverTag && !verifyQuery && eqs.length <= 1 && ranked) {
+      const prefix = eqs.length === 1 ? cat(EVENT_NS, eqs[0]!.ap) : RANKED_ORDER;
+      return rankedPage(this.db, stream(prefix, txCodec, lo, hi), txCodec, offset, limit, desc);
+    }
+
+    let source: AsyncIterable<Uint8Array>;
+    // streams whose membership is checked per candidate by a point read
+    let memberOf: Uint8Array[] = [];
+    if (driverTag) {
+      const all = await this.tagPositions(driverTag, lo, hi);
+      source = fromArray(desc ? all.reverse() : all);
+      memberOf = eqs.map((e) => cat(EVENT_NS, e.ap));
+    } else if (eqs.length > 0 && (eqs.length === 1 || (ranked && this.db.getRawSync))) {
+      // walk the smallest stream, probe the others (a sync point read costs about one iterated key)
+      source = scan(await new Cursor(this.db, stream(cat(EVENT_NS, eqs[0]!.ap), txCodec, lo, hi), POS_LEN, desc, 256).init());
+      memberOf = eqs.slice(1).map((e) => cat(EVENT_NS, e.ap));
+    } else if (eqs.length > 0) {
+      const cursors = await Promise.all(eqs.map((e) => new Cursor(this.db, stream(cat(EVENT_NS, e.ap), txCodec, lo, hi), POS_LEN, desc).init()));
+      source = intersect(cursors);
+    } else {
+      const prefix = ranked ? RANKED_ORDER : ORDER_NS;
+      source = scan(await new Cursor(this.db, stream(prefix, txCodec, lo, hi), POS_LEN, desc, 256).init());
+    }
+    const filter = memberOf.length > 0 || verifyQuery
+      ? async (p: Uint8Array): Promise<boolean> => {
+        for (const prefix of memberOf) if ((await this.get(cat(prefix, p))) === undefined) return false;
+        return verifyQuery ? this.verify(p, presence, verifyQuery) : true;
+      }
+      : undefined;
+    return collect(source, filter, offset, limit);
+  }
+
+  /** A tx.hash query: at most one candidate, checked against the other conditions. */
+  private async searchHash(plan: TxPlan, offset: number, limit: number): Promise<TxSearchResult> {
+    const none = { total: 0, txs: [] };
+    const ref = await this.byHash(plan.hash!);
+    if (!ref || ref.height < plan.lo || ref.height > plan.hi) return none;
+    const p = pos(ref.height, ref.index);
+    for (const ap of plan.eqs) if ((await this.get(cat(EVENT_NS, ap, p))) === undefined) return none;
+    if (plan.residual.length > 0 && !(await this.verify(p, plan.tags, Query.fromConditions(plan.residual)))) return none;
+    return { total: 1, txs: offset === 0 && limit > 0 ? [ref] : [] };
+  }
+
+  /**
+   * Loads the tx's events and checks `q` on them. Each tag of `presence` must also have an indexed
+   * value (attributes with index: false are not searchable): one of the tx's values of the tag must
+   * have an index key at this position.
+   */
+  private async verify(p: Uint8Array, presence: readonly string[], q: Query): Promise<boolean> {
+    const { height, index } = readPos(p, 0);
+    const ev = await this.loadEvents(height, index);
+    if (!ev) return false;
+    for (const tag of presence) {
+      let found = false;
+      for (const v of new Set(ev[tag] ?? [])) {
+        if ((await this.get(cat(EVENT_NS, attrPart(tag, v), p))) !== undefined) { found = true; break; }
+      }
+      if (!found) return false;
+    }
+    return q.matches(ev);
+  }
+
+  /** Positions (ascending, distinct) of the txs with any indexed value of `tag` at heights [lo, hi]. */
+  private async tagPositions(tag: string, lo: number, hi: number): Promise<Uint8Array[]> {
+    const prefix = cat(EVENT_NS, attrPart(tag));
+    const seen = new Set<string>();
     for (const [k] of await this.db.iterateRaw(prefix, upperBound(prefix))) {
-      const p = readPos(k, k.length - 12);
-      out.set(posKey(p.height, p.index), { ...p, hash: new Uint8Array() });
+      const p = k.subarray(k.length - POS_LEN);
+      const h = readBe64(p);
+      if (h >= lo && h <= hi) seen.add(latin1(p));
     }
-    return out;
+    return [...seen].sort().map(fromLatin1);
   }
+}
 
-  private async byHeightRange(lo: number, hi: number): Promise<Map<string, TxRef>> {
-    const out = new Map<string, TxRef>();
-    if (hi < lo) return out;
-    const gte = cat(Uint8Array.of(TX_ORDER_PREFIX), pos(lo, 0));
-    const lt = hi >= Number.MAX_SAFE_INTEGER ? Uint8Array.of(TX_ORDER_PREFIX + 1) : cat(Uint8Array.of(TX_ORDER_PREFIX), pos(hi + 1, 0));
-    for (const [k, v] of await this.db.iterateRaw(gte, lt)) {
-      const p = readPos(k, 1);
-      out.set(posKey(p.height, p.index), { ...p, hash: v });
+/** Resolves the reserved tags of a tx query (tm.event, tx.hash, tx.height) and sorts the rest. */
+function planTx(query: Query): TxPlan {
+  const plan: TxPlan = { empty: false, lo: 0, hi: MAX_HEIGHT, eqs: [], tags: [], residual: [] };
+  const eqSeen = new Set<string>();
+  for (const c of query.conditions) {
+    if (c.tag === 'tm.event') {
+      // every indexed tx is a 'Tx' event
+      if (!holds(c, ['Tx'])) plan.empty = true;
+      continue;
     }
-    return out;
+    if (c.tag === 'tx.hash') {
+      if (c.op === '=' && c.arg?.type === 'string') {
+        if (!/^[0-9a-fA-F]{64}$/.test(c.arg.text)) { plan.empty = true; continue; }
+        const h = new Uint8Array(Buffer.from(c.arg.text, 'hex'));
+        if (plan.hash && compareBytes(plan.hash, h) !== 0) plan.empty = true;
+        plan.hash = h;
+      } else if (c.op !== 'EXISTS') {
+        plan.residual.push(c);
+      }
+      continue;
+    }
+    if (c.tag === 'tx.height') {
+      const r = heightRange(c);
+      if (r) { plan.lo = Math.max(plan.lo, r.lo); plan.hi = Math.min(plan.hi, r.hi); } else plan.residual.push(c);
+      continue;
+    }
+    if (c.op === '=' && c.arg?.type === 'string') {
+      const ap = attrPart(c.tag, c.arg.text);
+      const id = latin1(ap);
+      if (!eqSeen.has(id)) { eqSeen.add(id); plan.eqs.push(ap); }
+      continue;
+    }
+    // any other condition on an event tag: only txs with an indexed value of the tag can match, and
+    // the value is checked on the tx's events
+    if (!plan.tags.includes(c.tag)) plan.tags.push(c.tag);
+    plan.residual.push(c);
   }
+  if (plan.lo > plan.hi) plan.empty = true;
+  return plan;
 }
 
 /** Flattened events of a tx with the reserved keys CometBFT adds. */

@@ -46,7 +46,8 @@ export class IndexFixture {
     return new IndexFixture(await CommitStore.open(tmp.dir), tmp);
   }
 
-  private makeIndexer(db: RawDB): TxIndexer {
+  /** A TxIndexer over `db` (e.g. a wrapper of `store`) with this fixture's events loader. */
+  makeIndexer(db: RawDB): TxIndexer {
     return new TxIndexer(db, async (height, index) => {
       this.loads.push([height, index]);
       const e = this.events.get(`${height}/${index}`);
@@ -55,10 +56,11 @@ export class IndexFixture {
   }
 
   /** Indexes the txs (events per tx) of the next block and commits them. Returns the ops. */
-  async block(txs: Event[][]): Promise<BatchOp[]> {
+  async block(txs: Event[][], indexer: TxIndexer = this.indexer, blockEvents?: Event[]): Promise<BatchOp[]> {
     const height = this.store.lastHeight + 1;
     const indexed: IndexedTx[] = txs.map((events, index) => ({ hash: txHashAt(height, index), height, index, events }));
-    const ops = this.indexer.indexOps(indexed);
+    const ops = indexer.indexOps(indexed);
+    if (blockEvents) ops.push(...indexer.blockIndexOps(height, blockEvents));
     await this.store.commit(height, [], ops);
     for (const t of indexed) this.events.set(`${height}/${t.index}`, { hash: t.hash, events: [...t.events] });
     return ops;
@@ -90,21 +92,58 @@ export class IndexFixture {
 /** An in-memory RawDB over a sorted map (bytewise order), for unit tests that need no LevelDB. */
 export class MemRawDB implements RawDB {
   private readonly m = new Map<string, Bytes>();
+  private sorted: string[] | undefined;
   private static key(b: Bytes): string { return Buffer.from(b).toString('latin1'); }
   apply(ops: readonly BatchOp[]): void {
     for (const op of ops) {
       if (op.type === 'put') this.m.set(MemRawDB.key(op.key), op.value);
       else this.m.delete(MemRawDB.key(op.key));
     }
+    this.sorted = undefined;
   }
   async getRaw(key: Bytes): Promise<Bytes | undefined> {
     return this.m.get(MemRawDB.key(key));
   }
+  getRawSync(key: Bytes): Bytes | undefined {
+    return this.m.get(MemRawDB.key(key));
+  }
   async iterateRaw(gte: Bytes, lt: Bytes, opts: { reverse?: boolean; limit?: number } = {}): Promise<[Bytes, Bytes][]> {
-    const lo = MemRawDB.key(gte);
-    const hi = MemRawDB.key(lt);
-    const keys = [...this.m.keys()].filter((k) => k >= lo && k < hi).sort();
-    if (opts.reverse) keys.reverse();
-    return keys.slice(0, opts.limit ?? Infinity).map((k) => [new Uint8Array(Buffer.from(k, 'latin1')), this.m.get(k)!]);
+    const keys = (this.sorted ??= [...this.m.keys()].sort());
+    const lowerIndex = (k: string): number => {
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) { const mid = (lo + hi) >>> 1; if (keys[mid]! < k) lo = mid + 1; else hi = mid; }
+      return lo;
+    };
+    const a = lowerIndex(MemRawDB.key(gte));
+    const b = lowerIndex(MemRawDB.key(lt));
+    const limit = opts.limit ?? Infinity;
+    const out: [Bytes, Bytes][] = [];
+    const row = (i: number): [Bytes, Bytes] => [new Uint8Array(Buffer.from(keys[i]!, 'latin1')), this.m.get(keys[i]!)!];
+    if (opts.reverse) for (let i = b - 1; i >= a && out.length < limit; i--) out.push(row(i));
+    else for (let i = a; i < b && out.length < limit; i++) out.push(row(i));
+    return out;
+  }
+}
+
+/** The same database without `getRawSync`: an indexer on it writes the index without counters. */
+export function withoutSync(db: RawDB): RawDB {
+  return { getRaw: (k) => db.getRaw(k), iterateRaw: (gte, lt, opts) => db.iterateRaw(gte, lt, opts) };
+}
+
+/** A RawDB wrapper counting reads: rows returned by iterateRaw, iterateRaw calls and point reads. */
+export class CountingDB implements RawDB {
+  rows = 0;
+  iterations = 0;
+  gets = 0;
+  constructor(private readonly db: RawDB) {}
+  reset(): void { this.rows = 0; this.iterations = 0; this.gets = 0; }
+  async getRaw(key: Bytes): Promise<Bytes | undefined> { this.gets++; return this.db.getRaw(key); }
+  getRawSync(key: Bytes): Bytes | undefined { return this.db.getRawSync!(key); }
+  async iterateRaw(gte: Bytes, lt: Bytes, opts?: { reverse?: boolean; limit?: number }): Promise<[Bytes, Bytes][]> {
+    this.iterations++;
+    const r = await this.db.iterateRaw(gte, lt, opts);
+    this.rows += r.length;
+    return r;
   }
 }

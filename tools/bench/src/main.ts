@@ -2,7 +2,15 @@
  * `npm run bench`: starts a dev chaind (or uses --rpc/--rest of a running one) and prints
  *  - committed bank-send transactions per second at saturation (pre-signed txs from the 10 coin-type-118
  *    dev accounts, broadcast with broadcast_tx_sync, one client per sender);
- *  - REST balance-query latency p50/p99 under 50 concurrent clients.
+ *  - REST balance-query latency p50/p99 under 50 concurrent clients;
+ *  - tx search latency p50/p99 with 100k indexed txs (in-process, see search.ts).
+ *
+ * Options (`npm run bench -- --key value ...`):
+ *   --only node|search         run only the node measurements (tx/s, REST) or only tx search
+ *   --search-txs N             txs to index for the search measurement (default 100000)
+ *   --search-block-size N      txs per block (default 1000)
+ *   --search-runs N            timed runs per query shape (default 200)
+ *   --txs-per-account, --queries, --rpc, --rest, --home   node measurements (see below)
  */
 import { toBase64 } from '@cosmjs/encoding';
 import { makeAuthInfoBytes, makeSignDoc, makeSignBytes } from '@cosmjs/proto-signing';
@@ -12,11 +20,16 @@ import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import { DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, signSecp256k1Digest, sha256, toBech32 } from '@chain/crypto';
 import { startNode } from '@chain/e2e';
+import { searchBench } from './search.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
 const TXS_PER_ACCOUNT = Number(args.get('txs-per-account') ?? 300);
 const QUERIES = Number(args.get('queries') ?? 5000);
+const ONLY = args.get('only');
+const SEARCH_TXS = Number(args.get('search-txs') ?? 100_000);
+const SEARCH_BLOCK_SIZE = Number(args.get('search-block-size') ?? 1000);
+const SEARCH_RUNS = Number(args.get('search-runs') ?? 200);
 
 async function rpc(url: string, method: string, params: Record<string, unknown>): Promise<any> {
   const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -28,6 +41,12 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
+  if (ONLY !== undefined && ONLY !== 'node' && ONLY !== 'search') throw new Error(`--only must be node or search, not ${ONLY}`);
+  if (ONLY !== 'search') await nodeBench();
+  if (ONLY !== 'node') await searchBench({ txs: SEARCH_TXS, blockSize: SEARCH_BLOCK_SIZE, runs: SEARCH_RUNS });
+}
+
+async function nodeBench(): Promise<void> {
   const external = args.get('rpc');
   const node = external ? undefined : await startNode({ timeoutCommit: '1s', home: args.get('home') });
   const rpcUrl = external ?? node!.rpcUrl;
