@@ -310,7 +310,7 @@ export class Engine {
     const size = txs.reduce((n, t) => n + t.length, 0) + 1024;
     const stored: StoredBlock = { block, blockId: id, size };
     const indexed = reaped.map((t, i) => ({ hash: t.hash, height, index: i, events: txResults[i]!.events }));
-    const ops = [...this.blocks.saveOps(stored, results, commit), ...this.indexer.indexOps(indexed)];
+    const ops = [...this.blocks.saveOps(stored, results, commit), ...this.indexer.indexOps(indexed), ...this.indexer.blockIndexOps(height, resp.events)];
     await this.app.commit(ops);
     this.blocks.committed(stored, results);
     this.last = { block: stored, results, commit };
