@@ -4,7 +4,7 @@ export {
 } from './encoding.js';
 export type { Bech32Decoded } from './encoding.js';
 export {
-  nativeSecp256k1, verifySecp256k1Digest, verifySecp256k1, verifyEthSecp256k1, signSecp256k1Digest,
+  nativeSecp256k1, recoverSecp256k1, verifySecp256k1Digest, verifySecp256k1, verifyEthSecp256k1, signSecp256k1Digest,
   secp256k1Address, uncompressSecp256k1, compressSecp256k1, ethAddress, secp256k1PublicKey, toChecksumAddress,
   ed25519PublicKey, ed25519Sign, ed25519Verify, randomBytes,
 } from './keys.js';

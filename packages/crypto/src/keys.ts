@@ -49,6 +49,15 @@ export function verifyEthSecp256k1(pubkey: Uint8Array, signBytes: Uint8Array, si
   return verifySecp256k1Digest(pubkey, keccak256(signBytes), rs);
 }
 
+/**
+ * Recovers the public key of a 64-byte r||s signature with recovery id 0/1 over a 32-byte digest
+ * (Ethereum's ecrecover), native libsecp256k1 when loaded. Throws on an invalid signature.
+ */
+export function recoverSecp256k1(sig: Uint8Array, recid: number, digest: Uint8Array, compressed = false): Uint8Array {
+  if (native) return native.ecdsaRecover(sig, recid, digest, compressed);
+  return nobleSecp.Signature.fromBytes(sig, 'compact').addRecoveryBit(recid).recoverPublicKey(digest).toBytes(compressed);
+}
+
 export function signSecp256k1Digest(privkey: Uint8Array, digest: Uint8Array): Uint8Array {
   return nobleSecp.sign(digest, privkey, { prehash: false, lowS: true, format: 'compact' });
 }

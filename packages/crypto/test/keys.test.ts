@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import {
   DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, ethAddress, toChecksumAddress,
   verifySecp256k1, verifyEthSecp256k1, signSecp256k1Digest, sha256, keccak256, toBech32, fromBech32, nativeSecp256k1,
-  utf8, toHex, fromHex, fromBase64, toBase64,
+  utf8, toHex, fromHex, fromBase64, toBase64, recoverSecp256k1,
 } from '../src/index.js';
+import { secp256k1 as nobleSecp } from '@noble/curves/secp256k1.js';
 
 describe('crypto keys', () => {
   it('loads the native secp256k1 binding', () => {
@@ -47,6 +48,17 @@ describe('crypto keys', () => {
     const sig = signSecp256k1Digest(pk, keccak256(msg));
     expect(verifyEthSecp256k1(pub, msg, sig)).to.equal(true);
     expect(verifyEthSecp256k1(pub, msg, new Uint8Array([...sig, 27]))).to.equal(true);
+  });
+
+  it('recovers the signer key of a signature (ecrecover), compressed and not', () => {
+    const pk = derivePrivateKey(DEV_MNEMONIC, hdPath(60, 3));
+    const digest = keccak256(utf8('recover me'));
+    const full = nobleSecp.sign(digest, pk, { prehash: false, format: 'recovered' });
+    const recid = full[0]!;
+    const sig = full.subarray(1);
+    expect(toHex(recoverSecp256k1(sig, recid, digest, true))).to.equal(toHex(secp256k1PublicKey(pk)));
+    expect(toHex(recoverSecp256k1(sig, recid, digest, false))).to.equal(toHex(secp256k1PublicKey(pk, false)));
+    expect(toHex(recoverSecp256k1(sig, recid ^ 1, digest, true))).to.not.equal(toHex(secp256k1PublicKey(pk)));
   });
 
   it('round-trips bech32 and rejects a bad checksum', () => {

@@ -1,0 +1,46 @@
+/**
+ * Crypto glue for ethereumjs: a Common for Prague with our chain id and a native ecrecover
+ * (`common.customCrypto.ecrecover`, used by the tx library for senders and by the 0x01 precompile).
+ */
+import { createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
+import type { Common } from '@ethereumjs/common';
+import { setLengthLeft } from '@ethereumjs/util';
+import { nativeSecp256k1, recoverSecp256k1 } from '@chain/crypto';
+import { EvmErrors } from './errors.js';
+
+/** The hardfork the EVM runs: Prague, fixed (see README). */
+export const HARDFORK = Hardfork.Prague;
+
+/** True when ecrecover runs on native libsecp256k1 (else on @noble/curves, through @chain/crypto). */
+export const nativeEcrecover = nativeSecp256k1;
+
+/** ethereumjs' ecrecover contract (64-byte public key without the 0x04 prefix) on native libsecp256k1. */
+export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
+  const recovery = v === 0n || v === 1n ? v : chainId === undefined ? v - 27n : v - (chainId * 2n + 35n);
+  if (recovery !== 0n && recovery !== 1n) throw new Error('Invalid signature v value');
+  const sig = new Uint8Array(64);
+  sig.set(setLengthLeft(r, 32), 0);
+  sig.set(setLengthLeft(s, 32), 32);
+  return recoverSecp256k1(sig, Number(recovery), msgHash, false).subarray(1);
+}
+
+const commons = new Map<bigint, Common>();
+
+/** A Prague Common for an EIP-155 chain id (cached; never mutated after creation). */
+export function commonFor(chainId: bigint): Common {
+  let c = commons.get(chainId);
+  if (!c) {
+    c = createCustomCommon({ chainId: Number(chainId), name: `chain-${chainId}` }, Mainnet, { hardfork: HARDFORK, customCrypto: { ecrecover } });
+    commons.set(chainId, c);
+  }
+  return c;
+}
+
+const CHAIN_ID_RE = /^([a-z][a-z0-9]*)_([1-9][0-9]*)-([1-9][0-9]*)$/;
+
+/** EIP-155 chain id from an Ethermint-style Cosmos chain id `<name>_<eip155>-<version>` (`chain_1337-1` → 1337). */
+export function parseEip155ChainId(cosmosChainId: string): bigint {
+  const m = CHAIN_ID_RE.exec(cosmosChainId);
+  if (!m) throw EvmErrors.InvalidChainConfig.wrap(`chain id '${cosmosChainId}' is not of the form <name>_<eip155 id>-<version>`);
+  return BigInt(m[2]!);
+}

@@ -1,0 +1,201 @@
+/**
+ * Signed Ethereum transactions: decoding with clear chain-id / type errors, sender recovery (cached by
+ * tx hash so CheckTx and FinalizeBlock recover each sender once), fee arithmetic, and the Cosmos wrapper
+ * (a TxRaw with the ExtensionOptionsEthereumTx option and no signatures) that carries them.
+ */
+import { RLP } from '@ethereumjs/rlp';
+import { createTxFromRLP } from '@ethereumjs/tx';
+import type { AccessList2930Tx, FeeMarket1559Tx, LegacyTx } from '@ethereumjs/tx';
+import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
+import type { ProtoRegistry } from '@chain/codec';
+import { toBech32, toChecksumAddress } from '@chain/crypto';
+import { EvmErrors } from './errors.js';
+import { commonFor } from './crypto.js';
+import { EVM_DENOM, EXTENSION_OPTION_ETH_TX, MSG_ETHEREUM_TX } from './keys.js';
+
+export type SupportedTx = LegacyTx | AccessList2930Tx | FeeMarket1559Tx;
+
+/** A decoded, signature-checked Ethereum tx with the numbers the ante handler and executor need. */
+export interface EthTx {
+  readonly raw: Uint8Array;
+  /** keccak256(raw): the Ethereum tx hash */
+  readonly hash: Uint8Array;
+  readonly hashHex: string;
+  readonly type: 0 | 1 | 2;
+  readonly chainId: bigint;
+  readonly nonce: bigint;
+  readonly gasLimit: bigint;
+  /** gasPrice for legacy / 2930 txs, maxFeePerGas for 1559 */
+  readonly gasFeeCap: bigint;
+  /** gasPrice for legacy / 2930 txs, maxPriorityFeePerGas for 1559 */
+  readonly gasTipCap: bigint;
+  readonly to: Uint8Array | undefined;
+  readonly value: bigint;
+  readonly data: Uint8Array;
+  /** [address, slots] pairs of the EIP-2930 access list */
+  readonly accessList: readonly [Uint8Array, Uint8Array[]][];
+  readonly sender: Uint8Array;
+  /** intrinsic gas (base + calldata + create + access list) */
+  readonly intrinsicGas: bigint;
+  /** EIP-7623 calldata floor (0 when it does not apply) */
+  readonly floorGas: bigint;
+  /** max(intrinsic, floor): the lowest acceptable gas limit */
+  readonly minGasLimit: bigint;
+}
+
+/** Bounded FIFO cache: tx hash (hex) → recovered sender. */
+class SenderCache {
+  private readonly map = new Map<string, Uint8Array>();
+  constructor(private readonly max = 100_000) {}
+  get(k: string): Uint8Array | undefined { return this.map.get(k); }
+  set(k: string, v: Uint8Array): void {
+    if (this.map.size >= this.max) {
+      const first = this.map.keys().next().value;
+      if (first !== undefined) this.map.delete(first);
+    }
+    this.map.set(k, v);
+  }
+}
+const senders = new SenderCache();
+
+/** The chain id a raw tx claims (typed: its chainId field; legacy: from EIP-155 `v`), before full decoding. */
+function claimedChainId(raw: Uint8Array): { type: number; chainId: bigint | undefined } {
+  if (raw.length === 0) throw EvmErrors.InvalidTx.wrap('empty transaction');
+  try {
+    if (raw[0]! >= 0xc0) {
+      const fields = RLP.decode(raw) as Uint8Array[];
+      if (!Array.isArray(fields) || fields.length !== 9) throw new Error('legacy transaction must have 9 fields');
+      const v = bytesToBigInt(fields[6] as Uint8Array);
+      if (v === 27n || v === 28n) return { type: 0, chainId: undefined };
+      if (v < 35n) throw new Error(`invalid v value ${v}`);
+      return { type: 0, chainId: (v - 35n) / 2n };
+    }
+    const type = raw[0]!;
+    if (type === 3 || type === 4) throw EvmErrors.TxTypeNotSupported.wrap(`transaction type ${type} (${type === 3 ? 'blob' : 'set code'}) is not supported; use legacy, EIP-2930 or EIP-1559`);
+    if (type !== 1 && type !== 2) throw EvmErrors.TxTypeNotSupported.wrap(`unknown transaction type ${type}`);
+    const fields = RLP.decode(raw.subarray(1)) as Uint8Array[];
+    if (!Array.isArray(fields) || fields.length === 0) throw new Error('typed transaction payload must be an RLP list');
+    return { type, chainId: bytesToBigInt(fields[0] as Uint8Array) };
+  } catch (e) {
+    if (EvmErrors.TxTypeNotSupported.is(e)) throw e;
+    throw EvmErrors.InvalidTx.wrap(`rlp: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Decodes a signed tx for `chainId` and recovers its sender. Errors: evm/3 wrong chain id, evm/11 blob or
+ * set-code tx, evm/12 unprotected legacy tx, evm/2 malformed, evm/4 bad signature.
+ */
+export function decodeEthTx(raw: Uint8Array, chainId: bigint): EthTx {
+  const claimed = claimedChainId(raw);
+  if (claimed.chainId === undefined) throw EvmErrors.UnprotectedTx.wrap('legacy transaction without EIP-155 chain id (v = 27/28)');
+  if (claimed.chainId !== chainId) throw EvmErrors.InvalidChainId.wrap(`transaction chain id ${claimed.chainId} does not match the chain's ${chainId}`);
+  let tx: SupportedTx;
+  try {
+    tx = createTxFromRLP(raw, { common: commonFor(chainId) }) as SupportedTx;
+  } catch (e) {
+    throw EvmErrors.InvalidTx.wrap((e as Error).message.replace(/ \(tx type=.*$/s, ''));
+  }
+  if (!tx.isSigned()) throw EvmErrors.InvalidSignature.wrap('transaction is not signed');
+  const hash = tx.hash();
+  const hashHex = bytesToHex(hash);
+  let sender = senders.get(hashHex);
+  if (!sender) {
+    try {
+      sender = tx.getSenderAddress().bytes;
+    } catch (e) {
+      throw EvmErrors.InvalidSignature.wrap((e as Error).message.replace(/ \(tx type=.*$/s, ''));
+    }
+    senders.set(hashHex, sender);
+  }
+  const intrinsicGas = tx.getIntrinsicGas();
+  const minGasLimit = tx.getMinimumGasLimit();
+  const is1559 = tx.type === 2;
+  return {
+    raw,
+    hash,
+    hashHex,
+    type: tx.type as 0 | 1 | 2,
+    chainId,
+    nonce: tx.nonce,
+    gasLimit: tx.gasLimit,
+    gasFeeCap: is1559 ? (tx as FeeMarket1559Tx).maxFeePerGas : (tx as LegacyTx).gasPrice,
+    gasTipCap: is1559 ? (tx as FeeMarket1559Tx).maxPriorityFeePerGas : (tx as LegacyTx).gasPrice,
+    to: tx.to?.bytes,
+    value: tx.value,
+    data: tx.data,
+    accessList: tx.type === 0 ? [] : (tx as AccessList2930Tx | FeeMarket1559Tx).accessList,
+    sender,
+    intrinsicGas,
+    floorGas: minGasLimit > intrinsicGas ? minGasLimit : 0n,
+    minGasLimit,
+  };
+}
+
+/** min(feeCap, baseFee + tipCap): what one unit of gas costs the sender in a block with `baseFee`. */
+export function effectiveGasPrice(tx: Pick<EthTx, 'gasFeeCap' | 'gasTipCap'>, baseFee: bigint): bigint {
+  const p = baseFee + tx.gasTipCap;
+  return p < tx.gasFeeCap ? p : tx.gasFeeCap;
+}
+
+/** EIP-55 `0x` form of 20 address bytes. */
+export function hexAddress(address: Uint8Array): string {
+  return toChecksumAddress(address);
+}
+
+export interface WrapOptions {
+  /** EIP-155 chain id the tx must be signed for */
+  readonly chainId: bigint;
+  /** bech32 account prefix of the chain (e.g. `chain`) */
+  readonly prefix: string;
+  /** EVM denom of the fee field (default `achain`) */
+  readonly denom?: string;
+}
+
+export interface WrappedEthTx {
+  /** the Cosmos TxRaw bytes to broadcast (CheckTx / broadcast_tx_*) */
+  readonly tx: Uint8Array;
+  /** keccak256 of the signed Ethereum tx */
+  readonly ethHash: Uint8Array;
+  readonly sender: Uint8Array;
+  readonly decoded: EthTx;
+}
+
+/**
+ * Wraps a signed Ethereum tx (what `eth_sendRawTransaction` receives) into the Cosmos tx the chain
+ * executes: one MsgEthereumTx {raw, from}, the ExtensionOptionsEthereumTx option, no signer infos or
+ * signatures, fee = gasLimit × maxFeePerGas (gas price for legacy) in the EVM denom, gas = gasLimit.
+ */
+export function wrapEthereumTx(registry: ProtoRegistry, raw: Uint8Array, opts: WrapOptions): WrappedEthTx {
+  const decoded = decodeEthTx(raw, opts.chainId);
+  const msg = registry.packAny(MSG_ETHEREUM_TX, { raw, from: toBech32(opts.prefix, decoded.sender) });
+  const ext = registry.packAny(EXTENSION_OPTION_ETH_TX, {});
+  const bodyBytes = registry.encode('chain.tx.v1beta1.TxBody', { messages: [msg], memo: '', extension_options: [ext] });
+  const feeAmount = decoded.gasLimit * decoded.gasFeeCap;
+  const authInfoBytes = registry.encode('chain.tx.v1beta1.AuthInfo', {
+    signer_infos: [],
+    fee: { amount: feeAmount > 0n ? [{ denom: opts.denom ?? EVM_DENOM, amount: feeAmount.toString() }] : [], gas_limit: decoded.gasLimit, payer: '', granter: '' },
+  });
+  const tx = registry.encode('chain.tx.v1beta1.TxRaw', { body_bytes: bodyBytes, auth_info_bytes: authInfoBytes, signatures: [] });
+  return { tx, ethHash: decoded.hash, sender: decoded.sender, decoded };
+}
+
+const ERROR_SELECTOR = '08c379a0';
+const PANIC_SELECTOR = '4e487b71';
+
+/** The reason of `Error(string)` / `Panic(uint256)` revert data, if it decodes. */
+export function revertReason(ret: Uint8Array): string | undefined {
+  if (ret.length < 4) return undefined;
+  const sel = Buffer.from(ret.subarray(0, 4)).toString('hex');
+  try {
+    if (sel === ERROR_SELECTOR && ret.length >= 68) {
+      const len = Number(bytesToBigInt(ret.subarray(36, 68)));
+      if (68 + len > ret.length) return undefined;
+      return new TextDecoder('utf-8', { fatal: true }).decode(ret.subarray(68, 68 + len));
+    }
+    if (sel === PANIC_SELECTOR && ret.length >= 36) return `panic: 0x${bytesToBigInt(ret.subarray(4, 36)).toString(16)}`;
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,116 @@
+/**
+ * The MsgEthereumTx handler: executes the verified Ethereum tx, refunds the unused gas from the fee
+ * collector, charges the Cosmos gas meter with the Ethereum gas used, and emits the events.
+ *
+ * A reverted (or otherwise failed) execution is not a failed Cosmos message (Ethermint's behaviour): the tx
+ * is included with ABCI code 0, its gas is charged, the EVM state changes are rolled back (the nonce
+ * increment and the fee stay), and `ethereum_tx.ethereumTxFailed` / `MsgEthereumTxResponse.vm_error` say why.
+ */
+import type { Context } from '@chain/app';
+import type { ProtoObject } from '@chain/codec';
+import { toHex } from '@chain/crypto';
+import { bigIntToBytes, bytesToHex, generateAddress } from '@ethereumjs/util';
+import type { VerifiedEthTx } from './ante.js';
+import { hexAddress } from './ethtx.js';
+import { unmetered } from './keeper.js';
+import type { EvmKeeper } from './keeper.js';
+
+/** Event types and attribute keys (see README, "Events"). */
+export const EVENT_ETHEREUM_TX = 'ethereum_tx';
+export const EVENT_ETHEREUM = 'ethereum';
+export const EVENT_TX_LOG = 'tx_log';
+export const ATTR = {
+  amount: 'amount',
+  ethereumTxHash: 'ethereumTxHash',
+  txIndex: 'txIndex',
+  txGasUsed: 'txGasUsed',
+  txHash: 'txHash',
+  txType: 'txType',
+  recipient: 'recipient',
+  contractAddress: 'contractAddress',
+  sender: 'sender',
+  failed: 'ethereumTxFailed',
+  txLog: 'txLog',
+} as const;
+
+/** JSON of one log in a `tx_log.txLog` attribute. */
+export interface TxLogJSON {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: number;
+  transactionHash: string;
+  transactionIndex: number;
+  logIndex: number;
+  removed: boolean;
+}
+
+export async function applyEthereumTx(keeper: EvmKeeper, ctx: Context, v: VerifiedEthTx): Promise<ProtoObject> {
+  const etx = v.tx;
+  const res = await keeper.execute(ctx, {
+    caller: etx.sender,
+    to: etx.to,
+    value: etx.value,
+    data: etx.data,
+    gasLimit: etx.gasLimit,
+    gasPrice: v.gasPrice,
+    intrinsicGas: etx.intrinsicGas,
+    floorGas: etx.floorGas,
+    accessList: etx.accessList,
+    nonceIncremented: true,
+  });
+
+  // refund the unused gas at the price it was paid
+  const u = unmetered(ctx);
+  const denom = keeper.params(u).denom;
+  const refund = (etx.gasLimit - res.gasUsed) * v.gasPrice;
+  if (refund > 0n) keeper.bank.sendCoinsFromModuleToAccount(u, keeper.feeCollector, etx.sender, [{ denom, amount: refund.toString() }]);
+  // the Cosmos gas used of the tx is its Ethereum gas used (the ante handler charged the intrinsic part)
+  const extra = res.gasUsed - v.gasCharged;
+  if (extra > 0n) ctx.gasMeter.consume(Number(extra), 'ethereum tx execution');
+
+  const { txIndex, firstLogIndex } = keeper.trackTx(ctx, res.gasUsed, res.logs);
+  const height = ctx.block.height;
+  const logs = res.logs.map(([address, topics, data], i) => ({
+    address: hexAddress(address),
+    topics: topics.map((t) => bytesToHex(t)),
+    data,
+    block_number: BigInt(height),
+    tx_hash: etx.hashHex,
+    tx_index: BigInt(txIndex),
+    block_hash: '',
+    index: BigInt(firstLogIndex + i),
+    removed: false,
+  }));
+  const contract = etx.to === undefined ? hexAddress(generateAddress(etx.sender, bigIntToBytes(etx.nonce))) : '';
+  const sender = hexAddress(etx.sender);
+  const recipient = etx.to !== undefined ? hexAddress(etx.to) : '';
+
+  const attrs: [string, string][] = [
+    [ATTR.amount, etx.value.toString()],
+    [ATTR.ethereumTxHash, etx.hashHex],
+    [ATTR.txIndex, String(txIndex)],
+    [ATTR.txGasUsed, res.gasUsed.toString()],
+    [ATTR.txHash, toHex(v.cosmosTxHash).toUpperCase()],
+    [ATTR.txType, String(etx.type)],
+    [ATTR.sender, sender],
+  ];
+  if (recipient) attrs.push([ATTR.recipient, recipient]);
+  else attrs.push([ATTR.contractAddress, contract]);
+  if (res.vmError !== undefined) attrs.push([ATTR.failed, res.vmError]);
+  ctx.events.emit(EVENT_ETHEREUM_TX, attrs);
+  ctx.events.emit(EVENT_ETHEREUM, [[ATTR.sender, sender], [ATTR.recipient, recipient || contract], [ATTR.ethereumTxHash, etx.hashHex]]);
+  if (logs.length > 0) {
+    ctx.events.emit(EVENT_TX_LOG, logs.map((l): [string, string] => [ATTR.txLog, JSON.stringify({
+      address: l.address,
+      topics: l.topics,
+      data: bytesToHex(l.data),
+      blockNumber: height,
+      transactionHash: etx.hashHex,
+      transactionIndex: txIndex,
+      logIndex: Number(l.index),
+      removed: false,
+    } satisfies TxLogJSON)]));
+  }
+  return { hash: etx.hashHex, logs, ret: res.ret, vm_error: res.vmError ?? '', gas_used: res.gasUsed, contract_address: contract };
+}

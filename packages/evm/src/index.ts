@@ -1,0 +1,25 @@
+/** @chain/evm: the EVM module (Prague, @ethereumjs/evm) over the chain's store, auth and bank. */
+export { EvmModule, EVM_PROTO_DIR, EVENT_FEE_MARKET, EVENT_BLOCK_GAS, EVENT_BLOCK_BLOOM } from './module.js';
+export type { EvmGenesisState, GenesisAccount } from './module.js';
+export { EvmKeeper, FEE_COLLECTOR, DEFAULT_GAS_CAP, unmetered, addToBloom } from './keeper.js';
+export type { EvmKeeperOptions, EvmAccountInfo, BlockTracker } from './keeper.js';
+export type { EvmAccount, EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
+export { createEvmAnteHandler, routeAnte, isEthereumTx, verifiedEthTx } from './ante.js';
+export type { VerifiedEthTx } from './ante.js';
+export { applyEthereumTx, EVENT_ETHEREUM_TX, EVENT_ETHEREUM, EVENT_TX_LOG, ATTR } from './handler.js';
+export type { TxLogJSON } from './handler.js';
+export { queryHandlers, ethCall, estimateGas, parseAddress } from './query.js';
+export { decodeEthTx, effectiveGasPrice, hexAddress, wrapEthereumTx, revertReason } from './ethtx.js';
+export type { EthTx, WrapOptions, WrappedEthTx } from './ethtx.js';
+export { ContextStateManager, CodeCache } from './statedb.js';
+export type { StateManagerDeps } from './statedb.js';
+export { Executor } from './executor.js';
+export type { Message, BlockEnv, ExecutionResult, EvmLog } from './executor.js';
+export { DEFAULT_EVM_PARAMS, INITIAL_BASE_FEE, parseParams, nextBaseFee } from './params.js';
+export type { EvmParams, ParsedParams } from './params.js';
+export { EvmErrors } from './errors.js';
+export { HARDFORK, commonFor, ecrecover, nativeEcrecover, parseEip155ChainId } from './crypto.js';
+export {
+  MODULE_NAME as EVM_MODULE_NAME, STORE_KEY as EVM_STORE_KEY, EVM_DENOM, MSG_ETHEREUM_TX, MSG_ETHEREUM_TX_URL,
+  MSG_ETHEREUM_TX_RESPONSE, EXTENSION_OPTION_ETH_TX, EXTENSION_OPTION_ETH_TX_URL, ETHERMINT_EXTENSION_OPTION_URL,
+} from './keys.js';

@@ -1,0 +1,247 @@
+/**
+ * EvmKeeper: params, the fee market's base fee, contract code and storage, the EVM executor, and the
+ * per-block counters of the block being finalized (eth tx index, log index, gas used, logs bloom).
+ */
+import { Context, InfiniteGasMeter } from '@chain/app';
+import type { ProtoRegistry } from '@chain/codec';
+import { fromUtf8, keccak256, utf8 } from '@chain/crypto';
+import { prefixEnd } from '@chain/store';
+import type { EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
+import { parseEip155ChainId } from './crypto.js';
+import { Executor } from './executor.js';
+import type { BlockEnv, ExecutionResult, Message, EvmLog } from './executor.js';
+import { DEFAULT_EVM_PARAMS, parseParams } from './params.js';
+import type { EvmParams, ParsedParams } from './params.js';
+import { CodeCache } from './statedb.js';
+import {
+  STORE_KEY, PARAMS_KEY, PARAMS_TYPE, BASE_FEE_KEY, CODE_HASH_PREFIX, CODE_HASH_END, codeHashKey, codeKey, storageKey, storagePrefix,
+} from './keys.js';
+
+export const FEE_COLLECTOR = 'fee_collector';
+/** eth_call / eth_estimateGas gas cap (Ethermint's `gas-cap` default) */
+export const DEFAULT_GAS_CAP = 25_000_000n;
+
+export interface EvmKeeperOptions {
+  readonly registry: ProtoRegistry;
+  readonly accountKeeper: EvmAccountKeeper;
+  readonly bankKeeper: EvmBankKeeper;
+  /** module account that collects fees (and pays refunds); default `fee_collector` */
+  readonly feeCollector?: string;
+  /** EIP-155 chain id; default: parsed from the Cosmos chain id `<name>_<id>-<version>` */
+  readonly ethChainId?: bigint;
+  /** BLOCKHASH source (height → 32-byte hash); zero hashes when absent */
+  readonly blockHash?: (height: bigint) => Uint8Array | undefined;
+  /** gas cap of eth_call and eth_estimateGas */
+  readonly gasCap?: bigint;
+}
+
+/** Counters of the block being finalized (deliver mode only). */
+export interface BlockTracker {
+  height: number;
+  txCount: number;
+  logCount: number;
+  gasUsed: bigint;
+  readonly bloom: Uint8Array;
+}
+
+/** The account view of the EVM (nonce = sequence, balance = bank balance of the EVM denom). */
+export interface EvmAccountInfo {
+  readonly nonce: bigint;
+  readonly balance: bigint;
+  /** undefined for accounts without code */
+  readonly codeHash: Uint8Array | undefined;
+}
+
+/** A context over the same state whose store accesses are not charged (EVM gas is accounted by the EVM). */
+export function unmetered(ctx: Context): Context {
+  return new Context(ctx.ms, ctx.block, ctx.mode === 'query' ? 'query' : 'block', new InfiniteGasMeter(), ctx.events, ctx.minGasPrices);
+}
+
+/** Adds `data` to a 2048-bit logs bloom (the Ethereum bloom function). */
+export function addToBloom(bloom: Uint8Array, data: Uint8Array): void {
+  const h = keccak256(data);
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((h[i]! << 8) | h[i + 1]!) & 2047;
+    bloom[255 - (bit >> 3)]! |= 1 << (bit & 7);
+  }
+}
+
+export class EvmKeeper {
+  readonly registry: ProtoRegistry;
+  readonly ak: EvmAccountKeeper;
+  readonly bank: EvmBankKeeper;
+  readonly feeCollector: string;
+  readonly gasCap: bigint;
+  private readonly executor: Executor;
+  private readonly fixedChainId: bigint | undefined;
+  private readonly chainIds = new Map<string, bigint>();
+  private tracker: BlockTracker = { height: -1, txCount: 0, logCount: 0, gasUsed: 0n, bloom: new Uint8Array(256) };
+  private paramsCache: { bz: Uint8Array | undefined; params: EvmParams; parsed: ParsedParams } | undefined;
+
+  constructor(opts: EvmKeeperOptions) {
+    this.registry = opts.registry;
+    this.ak = opts.accountKeeper;
+    this.bank = opts.bankKeeper;
+    this.feeCollector = opts.feeCollector ?? FEE_COLLECTOR;
+    this.gasCap = opts.gasCap ?? DEFAULT_GAS_CAP;
+    this.fixedChainId = opts.ethChainId;
+    this.executor = new Executor({ ak: this.ak, bank: this.bank, feeCollector: this.feeCollector, codeCache: new CodeCache() }, opts.blockHash);
+  }
+
+  // ---- params, chain id, base fee ----
+
+  /** Decoded and parsed params, memoized by the stored bytes (the in-memory state hands out the same array). */
+  private loadParams(ctx: Context): { params: EvmParams; parsed: ParsedParams } {
+    const bz = ctx.kv(STORE_KEY).get(PARAMS_KEY);
+    const c = this.paramsCache;
+    if (c && c.bz === bz) return c;
+    const params = bz ? this.registry.decode<EvmParams>(PARAMS_TYPE, bz) : { ...DEFAULT_EVM_PARAMS };
+    const next = { bz, params, parsed: parseParams(params) };
+    this.paramsCache = next;
+    return next;
+  }
+
+  getParams(ctx: Context): EvmParams {
+    return { ...this.loadParams(ctx).params };
+  }
+
+  setParams(ctx: Context, p: EvmParams): void {
+    parseParams(p);
+    ctx.kv(STORE_KEY).set(PARAMS_KEY, this.registry.encode(PARAMS_TYPE, { ...p }));
+  }
+
+  /** The params with amounts as bigints (validated). */
+  params(ctx: Context): ParsedParams {
+    return this.loadParams(ctx).parsed;
+  }
+
+  /** The EIP-155 chain id of the chain `ctx` runs on. */
+  chainId(ctx: Context): bigint {
+    if (this.fixedChainId !== undefined) return this.fixedChainId;
+    let id = this.chainIds.get(ctx.block.chainId);
+    if (id === undefined) {
+      id = parseEip155ChainId(ctx.block.chainId);
+      this.chainIds.set(ctx.block.chainId, id);
+    }
+    return id;
+  }
+
+  /** Base fee of the block being executed (in CheckTx and queries: of the next block). */
+  getBaseFee(ctx: Context): bigint {
+    const bz = ctx.kv(STORE_KEY).get(BASE_FEE_KEY);
+    return bz ? BigInt(fromUtf8(bz)) : this.params(ctx).initialBaseFee;
+  }
+
+  setBaseFee(ctx: Context, fee: bigint): void {
+    ctx.kv(STORE_KEY).set(BASE_FEE_KEY, utf8(fee.toString()));
+  }
+
+  // ---- accounts, code, storage ----
+
+  getAccountInfo(ctx: Context, address: Uint8Array): EvmAccountInfo {
+    return {
+      nonce: this.ak.getAccount(ctx, address)?.base.sequence ?? 0n,
+      balance: this.bank.getBalance(ctx, address, this.params(ctx).denom),
+      codeHash: this.getCodeHash(ctx, address),
+    };
+  }
+
+  getCodeHash(ctx: Context, address: Uint8Array): Uint8Array | undefined {
+    return ctx.kv(STORE_KEY).get(codeHashKey(address));
+  }
+
+  getCode(ctx: Context, address: Uint8Array): Uint8Array {
+    const hash = this.getCodeHash(ctx, address);
+    return hash ? ctx.kv(STORE_KEY).get(codeKey(hash)) ?? new Uint8Array() : new Uint8Array();
+  }
+
+  setCode(ctx: Context, address: Uint8Array, code: Uint8Array): void {
+    const store = ctx.kv(STORE_KEY);
+    if (code.length === 0) { store.delete(codeHashKey(address)); return; }
+    const hash = keccak256(code);
+    store.set(codeKey(hash), code);
+    store.set(codeHashKey(address), hash);
+  }
+
+  /** A storage slot as 32 bytes. */
+  getState(ctx: Context, address: Uint8Array, slot: Uint8Array): Uint8Array {
+    const out = new Uint8Array(32);
+    const v = ctx.kv(STORE_KEY).get(storageKey(address, slot));
+    if (v) out.set(v, 32 - v.length);
+    return out;
+  }
+
+  setState(ctx: Context, address: Uint8Array, slot: Uint8Array, value: Uint8Array): void {
+    let i = 0;
+    while (i < value.length && value[i] === 0) i++;
+    const k = storageKey(address, slot);
+    if (i === value.length) ctx.kv(STORE_KEY).delete(k);
+    else ctx.kv(STORE_KEY).set(k, value.slice(i));
+  }
+
+  /** Addresses with code, in address order. */
+  *contracts(ctx: Context): IterableIterator<Uint8Array> {
+    for (const [k] of ctx.kv(STORE_KEY).iterator(Uint8Array.of(CODE_HASH_PREFIX), CODE_HASH_END)) yield k.subarray(1);
+  }
+
+  /** Non-zero storage of an address as (slot, 32-byte value) pairs, in slot order. */
+  *storage(ctx: Context, address: Uint8Array): IterableIterator<[Uint8Array, Uint8Array]> {
+    const p = storagePrefix(address);
+    for (const [k, v] of ctx.kv(STORE_KEY).iterator(p, prefixEnd(p))) {
+      const out = new Uint8Array(32);
+      out.set(v, 32 - v.length);
+      yield [k.subarray(21), out];
+    }
+  }
+
+  // ---- execution ----
+
+  /** The EVM's block header for `ctx`: number, time, coinbase (the proposer's 20 bytes), base fee. */
+  blockEnv(ctx: Context, baseFee: bigint, params: ParsedParams): BlockEnv {
+    return {
+      height: BigInt(ctx.block.height),
+      timestamp: BigInt(Math.floor(ctx.block.time.getTime() / 1000)),
+      coinbase: ctx.block.proposer,
+      baseFee,
+      gasLimit: params.blockGasLimit,
+    };
+  }
+
+  /** Runs a message on the state of `ctx` (unmetered; writes land in ctx's store). */
+  async execute(ctx: Context, m: Message, env?: BlockEnv): Promise<ExecutionResult> {
+    const u = unmetered(ctx);
+    const params = this.params(u);
+    return this.executor.run(u, this.chainId(u), params.denom, env ?? this.blockEnv(u, this.getBaseFee(u), params), m);
+  }
+
+  // ---- block counters ----
+
+  /** Starts the counters of the block of `ctx` (BeginBlock; also when a height is finalized again). */
+  startBlock(ctx: Context): BlockTracker {
+    this.tracker = { height: ctx.block.height, txCount: 0, logCount: 0, gasUsed: 0n, bloom: new Uint8Array(256) };
+    return this.tracker;
+  }
+
+  /** The counters of the block `ctx` belongs to (reset when the height changes). */
+  blockTracker(ctx: Context): BlockTracker {
+    if (this.tracker.height !== ctx.block.height) {
+      this.tracker = { height: ctx.block.height, txCount: 0, logCount: 0, gasUsed: 0n, bloom: new Uint8Array(256) };
+    }
+    return this.tracker;
+  }
+
+  /** Records an executed eth tx of the block; returns its index and the index of its first log. */
+  trackTx(ctx: Context, gasUsed: bigint, logs: readonly EvmLog[]): { txIndex: number; firstLogIndex: number } {
+    if (ctx.mode !== 'deliver') return { txIndex: 0, firstLogIndex: 0 };
+    const t = this.blockTracker(ctx);
+    const txIndex = t.txCount++;
+    const firstLogIndex = t.logCount;
+    t.logCount += logs.length;
+    t.gasUsed += gasUsed;
+    for (const [address, topics] of logs) {
+      addToBloom(t.bloom, address);
+      for (const topic of topics) addToBloom(t.bloom, topic);
+    }
+    return { txIndex, firstLogIndex };
+  }
+}

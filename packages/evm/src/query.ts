@@ -1,0 +1,148 @@
+/** The query service `chain.evm.v1.Query`: account views, code, storage, params, base fee, eth_call, gas estimation. */
+import type { Context, QueryHandler } from '@chain/app';
+import type { ProtoObject } from '@chain/codec';
+import { fromHex, toHex } from '@chain/crypto';
+import { GrpcCode, statusError } from '@chain/errors';
+import { branch } from '@chain/store';
+import { createLegacyTx } from '@ethereumjs/tx';
+import { KECCAK256_NULL, bytesToHex } from '@ethereumjs/util';
+import { commonFor } from './crypto.js';
+import type { ExecutionResult } from './executor.js';
+import { hexAddress } from './ethtx.js';
+import type { EvmKeeper } from './keeper.js';
+
+const invalid = (msg: string): Error => statusError(GrpcCode.INVALID_ARGUMENT, msg);
+
+/** A 20-byte address from `0x…` hex or bech32. */
+export function parseAddress(keeper: EvmKeeper, text: unknown): Uint8Array {
+  const s = String(text ?? '').trim();
+  if (!s) throw invalid('address cannot be empty');
+  if (/^0x[0-9a-fA-F]{40}$/.test(s)) return fromHex(s.slice(2).toLowerCase());
+  let bytes: Uint8Array;
+  try {
+    bytes = keeper.ak.addressCodec.decode(s);
+  } catch (e) {
+    throw invalid(`invalid address ${s}: ${(e as Error).message}`);
+  }
+  if (bytes.length !== 20) throw invalid(`invalid address ${s}: expected 20 bytes, got ${bytes.length}`);
+  return bytes;
+}
+
+function parseSlot(text: unknown): Uint8Array {
+  const s = String(text ?? '').trim();
+  if (!/^0x[0-9a-fA-F]{0,64}$/.test(s)) throw invalid(`invalid storage key '${s}': expected 0x-prefixed hex of at most 32 bytes`);
+  const hex = s.slice(2).padStart(64, '0');
+  return fromHex(hex);
+}
+
+function parseAmount(field: string, text: unknown): bigint {
+  const s = String(text ?? '').trim();
+  if (s === '') return 0n;
+  if (!/^[0-9]+$/.test(s)) throw invalid(`invalid ${field} '${s}': expected a decimal integer`);
+  return BigInt(s);
+}
+
+interface CallArgs {
+  readonly from: Uint8Array;
+  readonly to: Uint8Array | undefined;
+  readonly data: Uint8Array;
+  readonly value: bigint;
+  readonly gasPrice: bigint;
+  readonly gas: bigint;
+  readonly intrinsicGas: bigint;
+  readonly floorGas: bigint;
+  readonly minGas: bigint;
+}
+
+function callArgs(keeper: EvmKeeper, ctx: Context, req: ProtoObject): CallArgs {
+  const from = req.from ? parseAddress(keeper, req.from) : new Uint8Array(20);
+  const to = req.to ? parseAddress(keeper, req.to) : undefined;
+  const data = (req.data as Uint8Array | undefined) ?? new Uint8Array();
+  const value = parseAmount('value', req.value);
+  const gasPrice = parseAmount('gas_price', req.gas_price);
+  const asked = BigInt((req.gas as bigint | undefined) ?? 0n);
+  const gas = asked > 0n && asked < keeper.gasCap ? asked : keeper.gasCap;
+  let intrinsicGas: bigint;
+  let minGas: bigint;
+  try {
+    const tx = createLegacyTx({ to, data, value, gasLimit: gas }, { common: commonFor(keeper.chainId(ctx)) });
+    intrinsicGas = tx.getIntrinsicGas();
+    minGas = tx.getMinimumGasLimit();
+  } catch (e) {
+    throw invalid((e as Error).message.replace(/ \(tx type=.*$/s, ''));
+  }
+  return { from, to, data, value, gasPrice, gas, intrinsicGas, floorGas: minGas > intrinsicGas ? minGas : 0n, minGas };
+}
+
+/** Runs the call with gas limit `gas` on a throwaway branch of the query state. */
+async function simulate(keeper: EvmKeeper, ctx: Context, a: CallArgs, gas: bigint): Promise<ExecutionResult> {
+  if (gas < a.minGas) throw invalid(`intrinsic gas too low: have ${gas}, want ${a.minGas}`);
+  return keeper.execute(ctx.withStore(branch(ctx.ms)), {
+    caller: a.from, to: a.to, value: a.value, data: a.data, gasLimit: gas, gasPrice: a.gasPrice,
+    intrinsicGas: a.intrinsicGas, floorGas: a.floorGas, accessList: [], nonceIncremented: false,
+  });
+}
+
+/** eth_call: the result of running the call at the latest state, nothing persisted. */
+export async function ethCall(keeper: EvmKeeper, ctx: Context, req: ProtoObject): Promise<ProtoObject> {
+  const a = callArgs(keeper, ctx, req);
+  const r = await simulate(keeper, ctx, a, a.gas);
+  return {
+    hash: '',
+    logs: r.logs.map(([address, topics, data], i) => ({
+      address: hexAddress(address), topics: topics.map((t) => bytesToHex(t)), data, block_number: BigInt(ctx.block.height),
+      tx_hash: '', tx_index: 0n, block_hash: '', index: BigInt(i), removed: false,
+    })),
+    ret: r.ret,
+    vm_error: r.vmError ?? '',
+    gas_used: r.gasUsed,
+    contract_address: r.createdAddress ? hexAddress(r.createdAddress) : '',
+  };
+}
+
+/**
+ * eth_estimateGas: the lowest gas limit with which the call succeeds (binary search between the gas the
+ * call consumed at the cap and the cap). When it fails even at the cap: gas 0 and the error.
+ */
+export async function estimateGas(keeper: EvmKeeper, ctx: Context, req: ProtoObject): Promise<ProtoObject> {
+  const a = callArgs(keeper, ctx, req);
+  const first = await simulate(keeper, ctx, a, a.gas);
+  if (first.vmError !== undefined) return { gas: 0n, ret: first.ret, vm_error: first.vmError };
+  const ok = async (gas: bigint): Promise<boolean> => (await simulate(keeper, ctx, a, gas)).vmError === undefined;
+  let lo = (first.gasBeforeRefund > a.minGas ? first.gasBeforeRefund : a.minGas) - 1n;
+  let hi = a.gas;
+  if (await ok(lo + 1n)) return { gas: lo + 1n, ret: new Uint8Array(), vm_error: '' };
+  lo += 1n;
+  // EIP-150 leaves 1/64 of the gas in each frame: try a little more than what was used first
+  const optimistic = ((first.gasBeforeRefund + 2300n) * 64n) / 63n;
+  if (optimistic < hi && (await ok(optimistic))) hi = optimistic;
+  else if (optimistic < hi) lo = optimistic;
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n;
+    if (await ok(mid)) hi = mid;
+    else lo = mid;
+  }
+  return { gas: hi, ret: new Uint8Array(), vm_error: '' };
+}
+
+export function queryHandlers(keeper: EvmKeeper): Record<string, QueryHandler> {
+  return {
+    Account: (ctx, req) => {
+      const info = keeper.getAccountInfo(ctx, parseAddress(keeper, req.address));
+      return { balance: info.balance.toString(), code_hash: bytesToHex(info.codeHash ?? KECCAK256_NULL), nonce: info.nonce };
+    },
+    Balance: (ctx, req) => {
+      const addr = parseAddress(keeper, req.address);
+      return { balance: keeper.bank.getBalance(ctx, addr, keeper.params(ctx).denom).toString() };
+    },
+    Code: (ctx, req) => ({ code: keeper.getCode(ctx, parseAddress(keeper, req.address)) }),
+    Storage: (ctx, req) => {
+      const addr = parseAddress(keeper, req.address);
+      return { value: '0x' + toHex(keeper.getState(ctx, addr, parseSlot(req.key))) };
+    },
+    Params: (ctx) => ({ params: keeper.getParams(ctx) }),
+    BaseFee: (ctx) => ({ base_fee: keeper.getBaseFee(ctx).toString() }),
+    EthCall: (ctx, req) => ethCall(keeper, ctx, req),
+    EstimateGas: (ctx, req) => estimateGas(keeper, ctx, req),
+  };
+}
