@@ -13,6 +13,7 @@ import { CONSENSUS_PROTO_DIR, Engine, Mempool, seedOfPrivValidatorKey } from '@c
 import type { GenesisDoc } from '@chain/consensus';
 import { AccountKeeper, AddressCodec, AuthModule, createAnteHandler, FEE_COLLECTOR } from '@chain/auth';
 import { BankKeeper, BankModule } from '@chain/bank';
+import { EvmKeeper, EvmModule, createEvmAnteHandler, routeAnte } from '@chain/evm';
 import { nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
 import type { NodeConfig } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
@@ -42,10 +43,16 @@ export interface ChainParts {
   readonly app: App;
   readonly accountKeeper: AccountKeeper;
   readonly bankKeeper: BankKeeper;
+  readonly evmKeeper: EvmKeeper;
+}
+
+export interface BuildChainOptions {
+  /** block hash by height, for the EVM's BLOCKHASH (the node passes the block store's) */
+  readonly blockHash?: (height: bigint) => Uint8Array | undefined;
 }
 
 /** Builds the registry, keepers, modules and app on a store (usable without the node, e.g. in tests). */
-export function buildChain(store: CommitStore, genesis: GenesisDoc, minGasPrices: string): ChainParts {
+export function buildChain(store: CommitStore, genesis: GenesisDoc, minGasPrices: string, opts: BuildChainOptions = {}): ChainParts {
   const registry = new ProtoRegistry();
   registry.addProtoDir(CONSENSUS_PROTO_DIR);
   registry.addProtoDir(NODE_PROTO_DIR);
@@ -53,19 +60,21 @@ export function buildChain(store: CommitStore, genesis: GenesisDoc, minGasPrices
   const accountKeeper = new AccountKeeper({ registry, addressCodec, moduleAccounts: MODULE_ACCOUNTS });
   const blocked = new Set(Object.keys(MODULE_ACCOUNTS).map((n) => addressCodec.encode(accountKeeper.getModuleAddress(n))));
   const bankKeeper = new BankKeeper({ registry, accountKeeper, blockedAddresses: blocked });
+  const evmKeeper = new EvmKeeper({ registry, accountKeeper, bankKeeper, blockHash: opts.blockHash });
   const app = new App({
     registry,
     store,
     chainId: genesis.chain_id,
-    modules: [new AuthModule(accountKeeper), new BankModule(bankKeeper)],
-    anteHandler: createAnteHandler(accountKeeper, bankKeeper),
+    modules: [new AuthModule(accountKeeper), new BankModule(bankKeeper), new EvmModule(evmKeeper)],
+    // Ethereum txs (marked by the ExtensionOptionsEthereumTx option) go through the evm ante, others through auth's
+    anteHandler: routeAnte(createEvmAnteHandler(evmKeeper), createAnteHandler(accountKeeper, bankKeeper)),
     minGasPrices: parseDecCoins(minGasPrices),
-    order: { initGenesis: ['auth', 'bank'] },
+    order: { initGenesis: ['auth', 'bank', 'evm'] },
     name: 'chain',
     version: VERSION,
   });
   app.router.registerPathAlias('/cosmos.base.tendermint.', '/chain.base.consensus.');
-  return { registry, app, accountKeeper, bankKeeper };
+  return { registry, app, accountKeeper, bankKeeper, evmKeeper };
 }
 
 export class Node {
@@ -91,14 +100,14 @@ export class Node {
     mkdirSync(dataDir, { recursive: true });
     const store = await CommitStore.open(join(dataDir, 'chain.db'));
     try {
-      const parts = buildChain(store, genesis, config.app['minimum-gas-prices']);
+      let engineRef: Engine | undefined;
+      const parts = buildChain(store, genesis, config.app['minimum-gas-prices'], { blockHash: (h) => engineRef?.blocks.blockHashSync(Number(h)) });
       const rpcCfg = config.config.rpc;
       const bus = new EventBus({
         maxClients: rpcCfg.max_subscription_clients,
         maxSubscriptionsPerClient: rpcCfg.max_subscriptions_per_client,
         bufferSize: rpcCfg.experimental_subscription_buffer_size,
       });
-      let engineRef: Engine | undefined;
       const indexer = new TxIndexer(store, async (height, index) => {
         const e = engineRef!;
         const [block, results] = await Promise.all([e.blocks.block(height), e.blocks.results(height)]);

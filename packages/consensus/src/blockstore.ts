@@ -31,6 +31,7 @@ export interface StoredBlock {
 
 export interface BlockDB {
   getRaw(key: Bytes): Promise<Bytes | undefined>;
+  getRawSync?(key: Bytes): Bytes | undefined;
   iterateRaw(gte: Bytes, lt: Bytes, opts?: { reverse?: boolean; limit?: number }): Promise<[Bytes, Bytes][]>;
 }
 
@@ -89,6 +90,14 @@ export class BlockStore {
     if (c) return c;
     const bz = await this.db.getRaw(hkey(P_BLOCK, height));
     return bz ? deserialize<StoredBlock>(bz) : undefined;
+  }
+
+  /** The block hash at `height`, synchronously (for the EVM's BLOCKHASH), from the cache or the database. */
+  blockHashSync(height: number): Uint8Array | undefined {
+    const c = this.recent.get(height);
+    if (c) return c.blockId.hash;
+    const bz = this.db.getRawSync?.(hkey(P_BLOCK, height));
+    return bz ? deserialize<StoredBlock>(bz).blockId.hash : undefined;
   }
 
   async results(height: number): Promise<StoredResults | undefined> {
