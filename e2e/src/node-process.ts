@@ -25,6 +25,9 @@ export interface NodeHandle {
   readonly rpcUrl: string;
   readonly restUrl: string;
   readonly wsUrl: string;
+  /** Ethereum JSON-RPC over HTTP and websocket (served when the dev config enables it) */
+  readonly ethUrl: string;
+  readonly ethWsUrl: string;
   proc: ChildProcess;
   output: string;
   /** sends SIGTERM and waits for exit */
@@ -66,12 +69,16 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
   const rpcPort = await freePort();
   const apiPort = await freePort();
   const grpcPort = await freePort();
+  const ethPort = await freePort();
+  const ethWsPort = await freePort();
   const args = [
     '--import', 'tsx', MAIN, 'dev', '--home', home,
     '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`,
     '--api.address', `tcp://127.0.0.1:${apiPort}`,
     '--consensus.timeout_commit', opts.timeoutCommit ?? '200ms',
     '--grpc.address', `127.0.0.1:${grpcPort}`,
+    '--json-rpc.address', `127.0.0.1:${ethPort}`,
+    '--json-rpc.ws-address', `127.0.0.1:${ethWsPort}`,
     ...(opts.extraArgs ?? []),
   ];
   const handle: NodeHandle = {
@@ -79,6 +86,8 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
     rpcUrl: `http://127.0.0.1:${rpcPort}`,
     restUrl: `http://127.0.0.1:${apiPort}`,
     wsUrl: `ws://127.0.0.1:${rpcPort}/websocket`,
+    ethUrl: `http://127.0.0.1:${ethPort}`,
+    ethWsUrl: `ws://127.0.0.1:${ethWsPort}`,
     proc: undefined as unknown as ChildProcess,
     output: '',
     async stop() {

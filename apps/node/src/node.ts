@@ -26,6 +26,8 @@ import { startRestServer } from './rest/server.js';
 import type { RestServer } from './rest/server.js';
 import { startGrpcServer } from './grpc/server.js';
 import type { GrpcServer } from './grpc/server.js';
+import { startJsonRpc } from './jsonrpc/index.js';
+import type { JsonRpcServer } from './jsonrpc/index.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
 
@@ -81,6 +83,7 @@ export class Node {
   rpc?: RpcServer;
   rest?: RestServer;
   grpc?: GrpcServer;
+  jsonRpc?: JsonRpcServer;
   private constructor(
     readonly config: NodeConfig,
     readonly store: CommitStore,
@@ -156,12 +159,23 @@ export class Node {
       this.grpc = await startGrpcServer({ node: this, address: this.config.app.grpc.address, log: this.log.child('grpc') });
       this.log.info(`gRPC server listening on ${this.config.app.grpc.address} (port ${this.grpc.port}, ${this.grpc.services.length} services)`);
     }
-    for (const [flag, enabled] of [['json-rpc', this.config.app['json-rpc'].enable]] as const) {
-      if (enabled) this.log.info(`[${flag}] is enabled in the config but this node does not serve it yet; ignored`);
+    const j = this.config.app['json-rpc'];
+    if (j.enable) {
+      const log = this.log.child('json-rpc');
+      try {
+        this.jsonRpc = await startJsonRpc({
+          app: this.app, registry: this.parts.registry, engine: this.engine, bus: this.bus, appToml: this.config.app, version: VERSION, log,
+        });
+        log.info(`Ethereum JSON-RPC listening on http://${j.address} (port ${this.jsonRpc.port}), websocket port ${this.jsonRpc.wsPort}, api ${j.api}`);
+      } catch (e) {
+        // an auxiliary transport: a busy port is reported, the node keeps running
+        log.error(`Ethereum JSON-RPC not started: ${(e as Error).message}`);
+      }
     }
   }
 
   async stop(): Promise<void> {
+    await this.jsonRpc?.close();
     await this.grpc?.close();
     await this.rest?.close();
     await this.rpc?.close();

@@ -29,6 +29,20 @@ export const AppTomlSchema = z.object({
     address: z.string().default('0.0.0.0:8545'),
     'ws-address': z.string().default('0.0.0.0:8546'),
     api: z.string().default('eth,net,web3'),
+    'gas-cap': z.number().int().nonnegative().default(25_000_000),
+    'evm-timeout': z.string().default('5s'),
+    /** ether units; 0 disables the check */
+    'txfee-cap': z.number().nonnegative().default(1),
+    'filter-cap': z.number().int().positive().default(200),
+    'filter-timeout': z.string().default('5m'),
+    'feehistory-cap': z.number().int().positive().default(100),
+    'logs-cap': z.number().int().positive().default(10000),
+    'block-range-cap': z.number().int().positive().default(10000),
+    'http-timeout': z.string().default('30s'),
+    'batch-request-limit': z.number().int().positive().default(1000),
+    'max-body-bytes': z.number().int().positive().default(5 * 1024 * 1024),
+    /** subscriptions per websocket connection */
+    'max-subscriptions-per-connection': z.number().int().positive().default(100),
   }).prefault({}),
 });
 

@@ -37,7 +37,7 @@ address = "0.0.0.0:9090"
 enable = ${o.jsonRpcEnable}
 address = "0.0.0.0:8545"
 ws-address = "0.0.0.0:8546"
-api = "eth,net,web3"
+api = "${o.jsonRpcEnable ? 'eth,net,web3,txpool' : 'eth,net,web3'}"
 `;
 }
 

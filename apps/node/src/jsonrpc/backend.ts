@@ -1,0 +1,271 @@
+/**
+ * The data layer of the Ethereum JSON-RPC server: block tags → heights, CometBFT blocks and their
+ * results → Ethereum blocks, txs, receipts and logs (rebuilt from the `ethereum_tx` / `tx_log` /
+ * `fee_market` / `block_gas` / `block_bloom` events, cached per height since committed blocks never
+ * change), the eth-hash → tx lookup through the tx index, and state queries at a height.
+ */
+import type { ProtoObject, ProtoRegistry } from '@chain/codec';
+import type { Engine, StoredBlock, StoredResults } from '@chain/consensus';
+import type { Event } from '@chain/events';
+import { parseQuery } from '@chain/events';
+import { decodeTx } from '@chain/tx';
+import { decodeEthTx, effectiveGasPrice, parseEip155ChainId, MSG_ETHEREUM_TX } from '@chain/evm';
+import type { EthTx } from '@chain/evm';
+import { keccak256 } from '@chain/crypto';
+import type { App } from '@chain/app';
+import { EMPTY_ROOT, InvalidParams, ServerError, ZERO_HASH, hex, parseHash, parseQty } from './util.js';
+
+export interface LogJSON {
+  address: string;
+  topics: string[];
+  data: string;
+  blockNumber: number;
+  transactionHash: string;
+  transactionIndex: number;
+  logIndex: number;
+  removed: boolean;
+}
+
+export interface EthTxInfo {
+  readonly tx: EthTx;
+  readonly height: number;
+  readonly blockHash: string;
+  readonly timestamp: number;
+  /** index among the block's Ethereum txs */
+  readonly index: number;
+  readonly gasUsed: bigint;
+  readonly cumulativeGasUsed: bigint;
+  readonly effectiveGasPrice: bigint;
+  /** vm error when the execution failed (status 0) */
+  readonly failed: string | undefined;
+  readonly logs: LogJSON[];
+  readonly contractAddress: string | undefined;
+}
+
+export interface EthBlock {
+  readonly height: number;
+  readonly hash: string;
+  readonly parentHash: string;
+  readonly timestamp: number;
+  readonly miner: string;
+  readonly stateRoot: string;
+  readonly transactionsRoot: string;
+  readonly receiptsRoot: string;
+  readonly logsBloom: string;
+  readonly gasLimit: bigint;
+  readonly gasUsed: bigint;
+  readonly baseFee: bigint;
+  readonly size: number;
+  readonly txs: EthTxInfo[];
+}
+
+export interface BackendOptions {
+  readonly engine: Engine;
+  readonly app: App;
+  readonly registry: ProtoRegistry;
+  readonly minGasPrice: bigint;
+}
+
+const EMPTY_BLOOM = '0x' + '00'.repeat(256);
+
+function attr(e: Event, key: string): string | undefined {
+  return e.attributes.find((a) => a.key === key)?.value;
+}
+
+export class Backend {
+  readonly engine: Engine;
+  readonly app: App;
+  readonly registry: ProtoRegistry;
+  readonly chainId: bigint;
+  readonly minGasPrice: bigint;
+  private readonly cache = new Map<number, EthBlock>();
+  private blockGasLimit: bigint | undefined;
+
+  constructor(opts: BackendOptions) {
+    this.engine = opts.engine;
+    this.app = opts.app;
+    this.registry = opts.registry;
+    this.chainId = parseEip155ChainId(opts.engine.chainId);
+    this.minGasPrice = opts.minGasPrice;
+  }
+
+  get latest(): number {
+    return this.engine.latestHeight;
+  }
+
+  /** A block tag or number (or an EIP-1898 object) → height; undefined for a future height. */
+  async resolveTag(tag: unknown, forState = false): Promise<number | undefined> {
+    if (tag === undefined || tag === null || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return this.latest;
+    if (tag === 'earliest') return Math.max(1, await this.engine.blocks.baseHeight());
+    if (typeof tag === 'object') {
+      const o = tag as { blockNumber?: unknown; blockHash?: unknown };
+      if (o.blockHash !== undefined) {
+        const h = await this.engine.blocks.heightByHash(Buffer.from(parseHash(o.blockHash, 'blockHash').slice(2), 'hex'));
+        if (h === undefined) throw ServerError(`header for hash not found`);
+        return h;
+      }
+      return this.resolveTag(o.blockNumber, forState);
+    }
+    const n = Number(parseQty(tag, 'block number'));
+    if (n > this.latest) {
+      if (forState) throw ServerError(`header not found: block ${n} is beyond the current head ${this.latest}`);
+      return undefined;
+    }
+    return n;
+  }
+
+  /** A state query (`/chain.evm.v1.Query/<method>`) at the height of a block tag. */
+  async query(method: string, req: ProtoObject, tag: unknown): Promise<ProtoObject> {
+    const h = await this.resolveTag(tag, true);
+    try {
+      return await this.app.runQuery(`/chain.evm.v1.Query/${method}`, req, h);
+    } catch (e) {
+      throw ServerError((e as Error).message);
+    }
+  }
+
+  async gasLimit(): Promise<bigint> {
+    if (this.blockGasLimit === undefined) {
+      const maxGas = this.engine.params.block.maxGas;
+      if (maxGas > 0) this.blockGasLimit = BigInt(maxGas);
+      else {
+        const p = (await this.app.runQuery('/chain.evm.v1.Query/Params', {})).params as { block_gas_limit?: bigint | number | string };
+        this.blockGasLimit = BigInt(p.block_gas_limit ?? 30_000_000);
+      }
+    }
+    return this.blockGasLimit;
+  }
+
+  async blockByHeight(height: number): Promise<EthBlock | undefined> {
+    const c = this.cache.get(height);
+    if (c) return c;
+    const [b, r] = await Promise.all([this.engine.blocks.block(height), this.engine.blocks.results(height)]);
+    if (!b || !r) return undefined;
+    const eb = await this.build(b, r);
+    this.cache.set(height, eb);
+    if (this.cache.size > 256) this.cache.delete(this.cache.keys().next().value!);
+    return eb;
+  }
+
+  async blockByHash(hash: unknown): Promise<EthBlock | undefined> {
+    const h = await this.engine.blocks.heightByHash(Buffer.from(parseHash(hash, 'block hash').slice(2), 'hex'));
+    return h === undefined ? undefined : this.blockByHeight(h);
+  }
+
+  /** Builds the Ethereum view of a committed block from a stored block and results (also used for new blocks). */
+  async build(b: StoredBlock, r: StoredResults): Promise<EthBlock> {
+    const header = b.block.header;
+    const height = header.height;
+    const blockHash = hex(b.blockId.hash);
+    const timestamp = header.time.seconds;
+    let baseFee = 0n;
+    let bloom = EMPTY_BLOOM;
+    let blockGas: bigint | undefined;
+    for (const e of r.events) {
+      if (e.type === 'fee_market') baseFee = BigInt(attr(e, 'base_fee') ?? '0');
+      if (e.type === 'block_bloom') bloom = attr(e, 'bloom') ?? bloom;
+      if (e.type === 'block_gas') blockGas = BigInt(attr(e, 'amount') ?? '0');
+    }
+    const txs: EthTxInfo[] = [];
+    let cumulative = 0n;
+    for (let i = 0; i < b.block.data.txs.length; i++) {
+      const res = r.txResults[i];
+      if (!res || res.code !== 0) continue;
+      const ethEvents = res.events.filter((e) => e.type === 'ethereum_tx');
+      if (ethEvents.length === 0) continue;
+      let raws: Uint8Array[];
+      try {
+        raws = decodeTx(this.registry, b.block.data.txs[i]!).msgs.filter((m) => m.name === MSG_ETHEREUM_TX).map((m) => m.message.raw as Uint8Array);
+      } catch {
+        continue;
+      }
+      const logs: LogJSON[] = [];
+      for (const e of res.events) {
+        if (e.type !== 'tx_log') continue;
+        for (const a of e.attributes) if (a.key === 'txLog') logs.push(JSON.parse(a.value) as LogJSON);
+      }
+      for (const raw of raws) {
+        let tx: EthTx;
+        try { tx = decodeEthTx(raw, this.chainId); } catch { continue; }
+        const ev = ethEvents.find((e) => attr(e, 'ethereumTxHash') === tx.hashHex);
+        if (!ev) continue;
+        const gasUsed = BigInt(attr(ev, 'txGasUsed') ?? '0');
+        cumulative += gasUsed;
+        const contract = attr(ev, 'contractAddress');
+        txs.push({
+          tx, height, blockHash, timestamp,
+          index: txs.length,
+          gasUsed,
+          cumulativeGasUsed: cumulative,
+          effectiveGasPrice: effectiveGasPrice(tx, baseFee),
+          failed: attr(ev, 'ethereumTxFailed'),
+          logs: logs.filter((l) => l.transactionHash === tx.hashHex),
+          contractAddress: contract ? contract.toLowerCase() : undefined,
+        });
+      }
+    }
+    // Not Merkle-Patricia roots: the transactions root of a block with Ethereum txs is keccak256 of their
+    // hashes in order, the receipts root keccak256 of (status, cumulative gas, logs count) per tx.
+    const txRoot = txs.length === 0 ? EMPTY_ROOT : hex(keccak256(Buffer.concat(txs.map((t) => t.tx.hash))));
+    const rcRoot = txs.length === 0 ? EMPTY_ROOT
+      : hex(keccak256(Buffer.from(txs.map((t) => `${t.failed ? 0 : 1}:${t.cumulativeGasUsed}:${t.logs.length}`).join(';'))));
+    return {
+      height,
+      hash: blockHash,
+      parentHash: header.lastBlockId.hash.length === 32 ? hex(header.lastBlockId.hash) : ZERO_HASH,
+      timestamp,
+      miner: hex(header.proposerAddress),
+      // the app hash in header H commits to the state after block H-1 (32 bytes: sha256)
+      stateRoot: header.appHash.length === 32 ? hex(header.appHash) : header.appHash.length === 0 ? ZERO_HASH : hex(keccak256(header.appHash)),
+      transactionsRoot: txRoot,
+      receiptsRoot: rcRoot,
+      logsBloom: bloom,
+      gasLimit: await this.gasLimit(),
+      gasUsed: blockGas ?? cumulative,
+      baseFee,
+      size: b.size,
+      txs,
+    };
+  }
+
+  /** A committed Ethereum tx by its hash, through the tx index event `ethereum_tx.ethereumTxHash`. */
+  async txByHash(hash: unknown): Promise<{ block: EthBlock; tx: EthTxInfo } | undefined> {
+    const h = parseHash(hash, 'transaction hash');
+    const found = await this.engine.indexer.search(parseQuery(`ethereum_tx.ethereumTxHash='${h}'`), { page: 1, perPage: 1, orderDesc: false });
+    const ref = found.txs[0];
+    if (!ref) return undefined;
+    const block = await this.blockByHeight(ref.height);
+    const tx = block?.txs.find((t) => t.tx.hashHex === h);
+    return block && tx ? { block, tx } : undefined;
+  }
+
+  /** Ethereum txs waiting in the mempool, in arrival order. */
+  pendingTxs(): EthTx[] {
+    const out: EthTx[] = [];
+    for (const m of this.engine.mempool.list()) {
+      const t = this.ethTxsOf(m.raw);
+      out.push(...t);
+    }
+    return out;
+  }
+
+  ethTxsOf(cosmosTx: Uint8Array): EthTx[] {
+    try {
+      return decodeTx(this.registry, cosmosTx).msgs.filter((m) => m.name === MSG_ETHEREUM_TX)
+        .map((m) => decodeEthTx(m.message.raw as Uint8Array, this.chainId));
+    } catch {
+      return [];
+    }
+  }
+
+  /** Height range of a log query, checked against the caps. */
+  async logRange(from: unknown, to: unknown, rangeCap: number): Promise<[number, number]> {
+    if (from === 'pending' || to === 'pending') throw InvalidParams('pending logs are not supported');
+    const lo = (await this.resolveTag(from ?? 'latest')) ?? Infinity;
+    const hi = (await this.resolveTag(to ?? 'latest')) ?? Infinity;
+    if (hi === Infinity || lo === Infinity) throw InvalidParams('block range extends beyond current head block');
+    if (lo > hi) throw InvalidParams('invalid block range params');
+    if (hi - lo >= rangeCap) throw ServerError(`maximum [from, to] blocks distance: ${rangeCap}`);
+    return [lo, hi];
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * The Ethereum JSON-RPC server: HTTP POST on `[json-rpc] address` and a native websocket server on
+ * `ws-address` (every method, batches included, is served over both; ids are echoed unchanged; only
+ * eth_subscribe / eth_unsubscribe need the websocket). Only the namespaces in `api` are served.
+ * Errors: -32700 parse error, -32600 invalid request / batch too large, -32601 unknown method,
+ * -32602 invalid params, 3 execution reverted (data = revert data), -32000 other failures.
+ */
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import type { WebSocket } from 'ws';
+import type { EventBus } from '@chain/events';
+import type { Backend } from './backend.js';
+import { ethMethods } from './eth.js';
+import { FilterManager, filterMethods } from './filters.js';
+import { netMethods, txpoolMethods, web3Methods } from './misc.js';
+import { SubscriptionHub, WsConnection, subscriptionMethods } from './subscriptions.js';
+import type { Handler, JsonRpcSettings, RpcContext } from './types.js';
+import { InvalidRequest, MethodNotFound, ParseError, RpcError, paramList } from './util.js';
+
+export interface JsonRpcServer {
+  readonly port: number;
+  readonly wsPort: number | undefined;
+  readonly filters: FilterManager;
+  readonly hub: SubscriptionHub;
+  close(): Promise<void>;
+}
+
+export interface JsonRpcServerOptions {
+  readonly backend: Backend;
+  readonly bus: EventBus;
+  readonly settings: JsonRpcSettings;
+  readonly http: { host: string; port: number };
+  readonly ws?: { host: string; port: number };
+  readonly log: { info(m: string): void; error(m: string, ctx?: Record<string, unknown>): void };
+  /** unsent bytes after which a websocket subscriber is dropped (default 16 MiB) */
+  readonly wsMaxBufferedBytes?: number;
+}
+
+type Id = string | number | null;
+
+function methodTable(namespaces: ReadonlySet<string>): Map<string, Handler> {
+  const all: Record<string, Handler> = { ...ethMethods, ...filterMethods, ...subscriptionMethods, ...netMethods, ...web3Methods, ...txpoolMethods };
+  const m = new Map<string, Handler>();
+  for (const [name, h] of Object.entries(all)) if (namespaces.has(name.slice(0, name.indexOf('_')))) m.set(name, h);
+  return m;
+}
+
+function errorObj(id: Id, e: unknown): Record<string, unknown> {
+  const err = e instanceof RpcError ? e : new RpcError(-32603, e instanceof Error ? e.message : String(e));
+  const error: Record<string, unknown> = { code: err.code, message: err.message };
+  if (err.data !== undefined) error.data = err.data;
+  return { jsonrpc: '2.0', id, error };
+}
+
+export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<JsonRpcServer> {
+  const { backend, settings, log } = opts;
+  const methods = methodTable(settings.namespaces);
+  const filters = new FilterManager(backend, {
+    capPerClient: settings.filterCap, timeoutMs: settings.filterTimeoutMs, blockRangeCap: settings.blockRangeCap, logsCap: settings.logsCap,
+  });
+  const hub = new SubscriptionHub(backend, opts.bus, settings.maxSubscriptionsPerConnection, (m) => log.error(m));
+
+  /** One request object → its response (undefined for a notification). */
+  async function one(req: unknown, base: Omit<RpcContext, 'backend' | 'settings' | 'filters' | 'hub'>): Promise<Record<string, unknown> | undefined> {
+    if (typeof req !== 'object' || req === null || Array.isArray(req)) return errorObj(null, InvalidRequest());
+    const r = req as Record<string, unknown>;
+    const hasId = 'id' in r;
+    const id = r.id as Id;
+    if (hasId && id !== null && typeof id !== 'string' && typeof id !== 'number') return errorObj(null, InvalidRequest('invalid request id'));
+    if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') return errorObj(hasId ? id : null, InvalidRequest());
+    try {
+      const h = methods.get(r.method);
+      if (!h) throw MethodNotFound(r.method);
+      const result = await h(paramList(r.params), { backend, settings, filters, hub, ...base });
+      if (!hasId) return undefined;
+      return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
+    } catch (e) {
+      if (!(e instanceof RpcError)) log.error(`${r.method} failed`, { err: (e as Error).stack ?? String(e) });
+      return hasId ? errorObj(id, e) : undefined;
+    }
+  }
+
+  /** A request body → the response text (undefined: nothing to send). `after` runs once the reply is out. */
+  async function handle(text: string, base: Omit<RpcContext, 'backend' | 'settings' | 'filters' | 'hub'>): Promise<string | undefined> {
+    let body: unknown;
+    try { body = JSON.parse(text); } catch { return JSON.stringify(errorObj(null, ParseError())); }
+    if (Array.isArray(body)) {
+      if (body.length === 0) return JSON.stringify(errorObj(null, InvalidRequest('empty batch')));
+      if (body.length > settings.batchLimit) {
+        const first = (body[0] as { id?: Id } | null)?.id ?? null;
+        return JSON.stringify(errorObj(first, InvalidRequest('batch too large')));
+      }
+      const out = (await Promise.all(body.map((r) => one(r, base)))).filter((x) => x !== undefined);
+      return out.length ? JSON.stringify(out) : undefined;
+    }
+    const r = await one(body, base);
+    return r ? JSON.stringify(r) : undefined;
+  }
+
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+    if (req.method === 'OPTIONS') { res.writeHead(204); res.end(); return; }
+    if (req.method !== 'POST') {
+      res.writeHead(405, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorObj(null, InvalidRequest('only POST is supported'))));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > settings.maxBodyBytes) { tooBig = true; req.destroy(); return; }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (tooBig) return;
+      const client = req.socket.remoteAddress ?? 'unknown';
+      handle(Buffer.concat(chunks).toString('utf8'), { client }).then((text) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(text ?? '');
+      }, (e: unknown) => {
+        res.writeHead(500);
+        res.end(String(e));
+      });
+    });
+    req.on('close', () => {
+      if (tooBig && !res.headersSent) { res.writeHead(413); res.end(); }
+    });
+  });
+  if (settings.httpTimeoutMs > 0) server.requestTimeout = settings.httpTimeoutMs;
+
+  const listen = (s: Server, host: string, port: number): Promise<number> => new Promise((resolve, reject) => {
+    s.once('error', reject);
+    s.listen(port, host, () => { s.off('error', reject); resolve((s.address() as AddressInfo).port); });
+  });
+  const port = await listen(server, opts.http.host, opts.http.port);
+
+  let wsServer: Server | undefined;
+  let wss: WebSocketServer | undefined;
+  let wsPort: number | undefined;
+  if (opts.ws) {
+    wsServer = createServer((_req, res) => { res.writeHead(426); res.end('websocket only'); });
+    wss = new WebSocketServer({ server: wsServer, maxPayload: settings.maxBodyBytes });
+    wss.on('error', (e) => log.error('websocket server error', { err: String(e) }));
+    wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+      const client = req.socket.remoteAddress ?? 'unknown';
+      const conn = new WsConnection(ws, client, opts.wsMaxBufferedBytes ?? 16 * 1024 * 1024, (c) => hub.remove(c));
+      hub.add(conn);
+      let chain: Promise<void> = Promise.resolve();
+      ws.on('message', (data, isBinary) => {
+        const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
+        // requests of one connection are answered in order
+        chain = chain.then(async () => {
+          const out = await handle(text, { client, ws: conn });
+          if (out !== undefined) conn.send(out);
+          for (const id of subscribeIds(out)) conn.activate(id);
+        }).catch((e: unknown) => log.error('websocket request failed', { err: String(e) }));
+      });
+      ws.on('close', () => hub.remove(conn));
+      ws.on('error', () => hub.remove(conn));
+    });
+    try {
+      wsPort = await listen(wsServer, opts.ws.host, opts.ws.port);
+    } catch (e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  return {
+    port, wsPort, filters, hub,
+    async close() {
+      filters.close();
+      hub.close();
+      for (const c of wss?.clients ?? []) c.terminate();
+      wss?.close();
+      server.closeAllConnections();
+      await Promise.all([server, wsServer].filter((s): s is Server => !!s).map((s) => new Promise<void>((r) => s.close(() => r()))));
+    },
+  };
+}
+
+/** Subscription ids in a response text (results that are new subscription ids), to activate after the write. */
+function subscribeIds(out: string | undefined): string[] {
+  if (!out || !out.includes('"result":"0x')) return [];
+  const parsed = JSON.parse(out) as unknown;
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  return list.map((r) => (r as { result?: unknown }).result).filter((x): x is string => typeof x === 'string' && x.startsWith('0x'));
+}

@@ -1,0 +1,35 @@
+/** Shared types of the JSON-RPC server: its settings, the per-call context and method handlers. */
+import type { Backend } from './backend.js';
+import type { FilterManager } from './filters.js';
+import type { SubscriptionHub, WsConnection } from './subscriptions.js';
+
+export interface JsonRpcSettings {
+  readonly namespaces: ReadonlySet<string>;
+  readonly gasCap: bigint;
+  readonly evmTimeoutMs: number;
+  /** 0 disables the check */
+  readonly txFeeCapWei: bigint;
+  readonly filterCap: number;
+  readonly filterTimeoutMs: number;
+  readonly feeHistoryCap: number;
+  readonly logsCap: number;
+  readonly blockRangeCap: number;
+  readonly httpTimeoutMs: number;
+  readonly batchLimit: number;
+  readonly maxBodyBytes: number;
+  readonly maxSubscriptionsPerConnection: number;
+  readonly clientVersion: string;
+}
+
+export interface RpcContext {
+  readonly backend: Backend;
+  readonly settings: JsonRpcSettings;
+  readonly filters: FilterManager;
+  readonly hub: SubscriptionHub;
+  /** client key for per-client limits (remote address) */
+  readonly client: string;
+  /** the websocket connection, for eth_subscribe */
+  readonly ws?: WsConnection;
+}
+
+export type Handler = (params: unknown[], ctx: RpcContext) => unknown;

@@ -1,0 +1,83 @@
+/** JSON-RPC errors (Ethereum codes) and the hex / parameter helpers shared by the namespaces. */
+import { fromHex } from '@chain/crypto';
+
+export class RpcError extends Error {
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
+    super(message);
+  }
+}
+
+export const ParseError = (m = 'parse error'): RpcError => new RpcError(-32700, m);
+export const InvalidRequest = (m = 'invalid request'): RpcError => new RpcError(-32600, m);
+export const MethodNotFound = (method: string): RpcError => new RpcError(-32601, `the method ${method} does not exist/is not available`);
+export const InvalidParams = (m: string): RpcError => new RpcError(-32602, m);
+export const ServerError = (m: string, data?: unknown): RpcError => new RpcError(-32000, m, data);
+export const InternalError = (m: string): RpcError => new RpcError(-32603, m);
+/** `execution reverted` (code 3) with the revert data as `data` */
+export const Reverted = (reason: string | undefined, data: string): RpcError =>
+  new RpcError(3, reason ? `execution reverted: ${reason}` : 'execution reverted', data);
+
+export const ZERO_HASH = '0x' + '00'.repeat(32);
+export const ZERO_ADDRESS = '0x' + '00'.repeat(20);
+/** keccak256(rlp([])): the root of an empty trie */
+export const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
+/** keccak256(rlp([])) of an empty uncle list */
+export const EMPTY_UNCLES = '0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347';
+
+export function qty(n: bigint | number): string {
+  return '0x' + BigInt(n).toString(16);
+}
+
+export function hex(b: Uint8Array): string {
+  return '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+}
+
+export function parseQty(v: unknown, name = 'quantity'): bigint {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(v)) throw InvalidParams(`invalid ${name}: expected a 0x-prefixed hex quantity, got ${JSON.stringify(v)}`);
+  return BigInt(v);
+}
+
+export function parseData(v: unknown, name = 'data'): Uint8Array {
+  if (v === undefined || v === null) return new Uint8Array();
+  if (typeof v !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(v)) throw InvalidParams(`invalid ${name}: expected 0x-prefixed hex bytes`);
+  return fromHex(v.slice(2).toLowerCase());
+}
+
+export function parseAddr(v: unknown, name = 'address'): string {
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(v)) throw InvalidParams(`invalid ${name}: expected a 20-byte 0x address, got ${JSON.stringify(v)}`);
+  return v.toLowerCase();
+}
+
+export function parseHash(v: unknown, name = 'hash'): string {
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{64}$/.test(v)) throw InvalidParams(`invalid ${name}: expected a 32-byte 0x hash`);
+  return v.toLowerCase();
+}
+
+export function parseBool(v: unknown, name = 'flag'): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw InvalidParams(`invalid ${name}: expected a boolean`);
+  return v;
+}
+
+/** The params array of a call (a missing one is []). */
+export function paramList(p: unknown): unknown[] {
+  if (p === undefined || p === null) return [];
+  if (!Array.isArray(p)) throw InvalidParams('params must be an array');
+  return p;
+}
+
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  if (!(ms > 0)) return p;
+  let t: NodeJS.Timeout;
+  return Promise.race([
+    p.finally(() => clearTimeout(t)),
+    new Promise<T>((_, reject) => { t = setTimeout(() => reject(ServerError(`${what} timed out after ${ms}ms`)), ms); }),
+  ]);
+}
+
+/** Random 16-byte hex id without leading zeros (geth's rpc.NewID). */
+export function newId(): string {
+  const h = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^0+/, '');
+  return '0x' + (h || '0');
+}
