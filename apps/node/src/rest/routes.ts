@@ -70,7 +70,17 @@ export function buildRoutes(queryRoutes: readonly QueryRoute[]): RestRoute[] {
       }
     }
   }
-  return out.sort((a, b) => b.specificity - a.specificity || a.params.length - b.params.length);
+  out.sort((a, b) => b.specificity - a.specificity || a.params.length - b.params.length);
+  // a binding with exactly the shape of an earlier one is never reached (grpc-gateway v1 dispatches to the
+  // first registered match, e.g. auth `bech32/{address_bytes}` shadows `bech32/{address_string}`): it is
+  // not served, so it is left out (and out of the Swagger document)
+  const seen = new Set<string>();
+  return out.filter((r) => {
+    const key = `${r.method} ${r.regex.source}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 export function matchRoute(routes: readonly RestRoute[], method: string, path: string): { route: RestRoute; params: Record<string, string> } | 'method' | undefined {

@@ -1,8 +1,12 @@
 /**
  * The REST gateway (koa): serves every annotated query route with the gRPC-gateway JSON conventions,
- * `{code, message, details}` errors with the gateway's status map, 501 for unknown routes, the
- * `x-cosmos-block-height` header, CORS when enabled, and the Swagger document when enabled.
+ * `{code, message, details}` errors with the gateway's status map (never an HTML page), 501 code 12
+ * for unknown routes and wrong methods, the `x-cosmos-block-height` header, and the `[api]` options of
+ * app.toml: `max-open-connections`, `rpc-read-timeout` (whole request, seconds), `rpc-write-timeout`
+ * (whole response, seconds; 0 = none), `rpc-max-body-bytes`, `enabled-unsafe-cors` (gorilla
+ * `handlers.CORS` with Content-Type allowed) and `swagger` (GET /swagger, /swagger/, /swagger/swagger.json).
  */
+import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -18,19 +22,50 @@ export interface RestServer {
   close(): Promise<void>;
 }
 
-function errorBody(code: number, message: string): { code: number; message: string; details: unknown[] } {
-  return { code, message, details: [] };
+const SWAGGER_PATHS = new Set(['/swagger', '/swagger/', '/swagger/swagger.json']);
+const CORS_METHODS = ['GET', 'HEAD', 'POST'];
+/** Headers a CORS preflight may ask for: gorilla's always-allowed ones plus Content-Type. */
+const CORS_HEADERS = ['accept', 'accept-language', 'content-language', 'origin', 'content-type'];
+
+function errorText(code: number, message: string): string {
+  return JSON.stringify({ code, message, details: [] });
 }
 
-async function readBody(ctx: Koa.Context, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of ctx.req) {
-    size += (c as Buffer).length;
-    if (size > limit) throw statusError(GrpcCode.INVALID_ARGUMENT, `request body too large (max ${limit} bytes)`);
-    chunks.push(c as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+function setError(ctx: Koa.Context, code: number, message: string): void {
+  ctx.status = httpStatusOfGrpc(code);
+  ctx.body = errorText(code, message);
+  ctx.set('Content-Type', 'application/json');
+}
+
+/**
+ * Reads a request body of at most `limit` bytes (gateway: `http: request body too large`, code 3). The
+ * stream is not destroyed on overflow (that would kill the socket before the answer): the rest is
+ * discarded and the connection closes after the error response.
+ */
+function readBody(ctx: Koa.Context, limit: number): Promise<string> {
+  const req = ctx.req;
+  return new Promise((resolve, reject) => {
+    const tooLarge = (): void => {
+      ctx.set('Connection', 'close');
+      req.removeAllListeners('data');
+      req.resume();
+      reject(statusError(GrpcCode.INVALID_ARGUMENT, 'http: request body too large'));
+    };
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > limit) { tooLarge(); return; }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (c: Buffer) => {
+      if (done) return;
+      size += c.length;
+      if (size > limit) { done = true; tooLarge(); return; }
+      chunks.push(c);
+    });
+    req.on('end', () => { if (!done) { done = true; resolve(Buffer.concat(chunks).toString('utf8')); } });
+    req.on('error', (e) => { if (!done) { done = true; reject(statusError(GrpcCode.CANCELLED, `error reading request body: ${e.message}`)); } });
+    req.on('aborted', () => { if (!done) { done = true; reject(statusError(GrpcCode.CANCELLED, 'request aborted')); } });
+  });
 }
 
 export async function startRestServer(o: { node: Node; host: string; port: number; log: Logger }): Promise<RestServer> {
@@ -38,36 +73,56 @@ export async function startRestServer(o: { node: Node; host: string; port: numbe
   const api = node.config.app.api;
   const registry = node.app.registry;
   const routes = buildRoutes(node.app.router.allQueryRoutes());
+  let swaggerText: string | undefined;
   const app = new Koa();
+  app.silent = true;
 
+  // CORS (gorilla handlers.CORS with AllowedHeaders(["Content-Type"]), every origin, GET/HEAD/POST)
   app.use(async (ctx, next) => {
-    if (api['enabled-unsafe-cors']) {
+    if (!api['enabled-unsafe-cors']) return next();
+    if (ctx.method === 'OPTIONS') {
+      const method = ctx.get('access-control-request-method');
+      if (!method) { setError(ctx, GrpcCode.INVALID_ARGUMENT, 'CORS preflight without Access-Control-Request-Method'); return; }
+      if (!CORS_METHODS.includes(method.toUpperCase())) { ctx.status = 405; ctx.body = errorText(GrpcCode.UNIMPLEMENTED, `CORS method ${method} not allowed`); ctx.type = 'application/json'; return; }
+      const asked = ctx.get('access-control-request-headers').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+      const bad = asked.find((h) => !CORS_HEADERS.includes(h));
+      if (bad) { ctx.status = 403; ctx.body = errorText(GrpcCode.PERMISSION_DENIED, `CORS header ${bad} not allowed`); ctx.type = 'application/json'; return; }
+      const extra = asked.filter((h) => h === 'content-type');
+      if (extra.length) ctx.set('Access-Control-Allow-Headers', 'Content-Type');
       ctx.set('Access-Control-Allow-Origin', '*');
-      ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, POST');
-      ctx.set('Access-Control-Allow-Headers', 'Content-Type');
-      if (ctx.method === 'OPTIONS') { ctx.status = 204; return; }
+      ctx.status = 200;
+      ctx.body = '';
+      return;
     }
+    ctx.set('Access-Control-Allow-Origin', '*');
+    return next();
+  });
+
+  // errors: {code, message, details} with the gateway's HTTP status
+  app.use(async (ctx, next) => {
     try {
       await next();
     } catch (e) {
-      const st = e instanceof CodecError ? { code: GrpcCode.INVALID_ARGUMENT, message: e.message } : grpcStatusOf(e);
-      if (st.code === GrpcCode.UNKNOWN && !(e instanceof Error && 'grpcCode' in e)) log.debug('query failed', { err: st.message });
-      ctx.status = httpStatusOfGrpc(st.code);
-      ctx.body = errorBody(st.code, st.message);
+      const st = e instanceof CodecError ? { code: GrpcCode.INVALID_ARGUMENT, message: e.message }
+        : e instanceof URIError ? { code: GrpcCode.INVALID_ARGUMENT, message: `invalid URL escape in ${JSON.stringify(ctx.path.slice(0, 200))}` }
+        : grpcStatusOf(e);
+      if (st.code === GrpcCode.UNKNOWN || st.code === GrpcCode.INTERNAL) log.debug('query failed', { path: ctx.path, err: st.message });
+      setError(ctx, st.code, st.message);
     }
   });
 
   app.use(async (ctx) => {
     const path = ctx.path;
-    if (api.swagger && (path === '/swagger' || path === '/swagger/' || path === '/swagger/swagger.json')) {
-      ctx.body = swaggerDocument(routes, registry);
+    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
+    if (api.swagger && method === 'GET' && SWAGGER_PATHS.has(path)) {
+      swaggerText ??= JSON.stringify(swaggerDocument(routes, registry));
+      ctx.body = swaggerText;
+      ctx.set('Content-Type', 'application/json');
       return;
     }
-    const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     const m = matchRoute(routes, method, path);
     if (!m || m === 'method') {
-      ctx.status = 501;
-      ctx.body = errorBody(GrpcCode.UNIMPLEMENTED, 'Not Implemented');
+      setError(ctx, GrpcCode.UNIMPLEMENTED, 'Not Implemented');
       return;
     }
     const { route, params } = m;
@@ -89,23 +144,48 @@ export async function startRestServer(o: { node: Node; host: string; port: numbe
     const hdr = ctx.get('x-cosmos-block-height');
     let height: number | undefined;
     if (hdr) {
-      if (!/^\d+$/.test(hdr)) throw statusError(GrpcCode.INVALID_ARGUMENT, `invalid height header ${JSON.stringify(hdr)}`);
+      if (!/^\d{1,16}$/.test(hdr)) throw statusError(GrpcCode.INVALID_ARGUMENT, `invalid height header "x-cosmos-block-height": ${JSON.stringify(hdr.slice(0, 40))}`);
       height = Number(hdr);
-      if (height > node.app.lastHeight) throw statusError(GrpcCode.INVALID_ARGUMENT, `height ${height} is greater than the latest height ${node.app.lastHeight}`);
+      if (height > node.app.lastHeight) throw statusError(GrpcCode.INVALID_ARGUMENT, `cannot query with height in the future; please provide a valid height: height ${height} is greater than the latest height ${node.app.lastHeight}`);
     }
     const resp = await node.app.runQuery(route.query.path, reqObj, height);
-    ctx.set('Grpc-Metadata-X-Cosmos-Block-Height', String(height ?? node.app.lastHeight));
-    ctx.type = 'application/json';
-    ctx.body = JSON.stringify(registry.toJSON(route.query.responseType, resp, route.dialect));
+    const body = JSON.stringify(registry.toJSON(route.query.responseType, resp, route.dialect));
+    ctx.set('Grpc-Metadata-X-Cosmos-Block-Height', String(height || node.app.lastHeight));
+    ctx.body = body;
+    ctx.set('Content-Type', 'application/json');
   });
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(o.port, o.host, () => resolve(s));
-    s.once('error', reject);
+  const readTimeoutMs = Math.round(api['rpc-read-timeout'] * 1000);
+  const writeTimeoutMs = Math.round(api['rpc-write-timeout'] * 1000);
+  const callback = app.callback();
+  const server: Server = createServer({
+    requestTimeout: readTimeoutMs,
+    headersTimeout: readTimeoutMs > 0 ? readTimeoutMs : 60_000,
+    connectionsCheckingInterval: readTimeoutMs > 0 ? Math.min(1000, readTimeoutMs) : 30_000,
+    keepAliveTimeout: readTimeoutMs > 0 ? readTimeoutMs : 5000,
+  }, (req, res) => {
+    if (writeTimeoutMs > 0) {
+      // Go's WriteTimeout: the response must be written within the timeout, else the connection is closed
+      const t = setTimeout(() => { if (!res.writableEnded) res.destroy(); }, writeTimeoutMs);
+      t.unref();
+      res.on('close', () => clearTimeout(t));
+    }
+    void callback(req, res);
   });
   server.maxConnections = api['max-open-connections'] > 0 ? api['max-open-connections'] : Infinity;
-  if (api['rpc-read-timeout'] > 0) server.requestTimeout = api['rpc-read-timeout'] * 1000;
-  server.headersTimeout = Math.min(server.requestTimeout || 60_000, 60_000);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) { socket.destroy(); return; }
+    const [status, code] = err.code === 'HPE_HEADER_OVERFLOW' ? ['431 Request Header Fields Too Large', GrpcCode.RESOURCE_EXHAUSTED]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? ['408 Request Timeout', GrpcCode.DEADLINE_EXCEEDED]
+      : ['400 Bad Request', GrpcCode.INVALID_ARGUMENT];
+    const body = errorText(code as number, `malformed HTTP request: ${String(err.code ?? err.message)}`);
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => { server.off('error', reject); resolve(); });
+  });
+  server.on('error', (e) => log.error('REST server error', { err: String(e) }));
   return {
     port: (server.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),

@@ -35,10 +35,27 @@ export function txResponse(raw: Uint8Array, height: number, result: StoredTxResu
   };
 }
 
-/** TxResponse of a broadcast (CheckTx outcome; not yet in a block). */
-export function broadcastResponse(hash: Uint8Array, r: { code: number; codespace: string; log: string; gasWanted: number; gasUsed: number }): ProtoObject {
+/**
+ * TxResponse of a SYNC / ASYNC broadcast (SDK `NewResponseFormatBroadcastTx`): only code, codespace,
+ * data, log and hash of the CheckTx outcome; height and gas are 0.
+ */
+export function broadcastResponse(hash: Uint8Array, r: { code: number; codespace: string; log: string; data?: Uint8Array }): ProtoObject {
   return {
-    height: 0n, txhash: toHex(hash).toUpperCase(), codespace: r.codespace, code: r.code, data: '', raw_log: r.log, logs: [], info: '',
-    gas_wanted: BigInt(r.gasWanted), gas_used: BigInt(r.gasUsed), tx: null, timestamp: '', events: [],
+    height: 0n, txhash: toHex(hash).toUpperCase(), codespace: r.codespace, code: r.code, data: r.data ? toHex(r.data).toUpperCase() : '',
+    raw_log: r.log, logs: [], info: '', gas_wanted: 0n, gas_used: 0n, tx: null, timestamp: '', events: [],
   };
+}
+
+/** TxResponse of a BLOCK broadcast whose CheckTx failed (SDK `newTxResponseCheckTx`): CheckTx gas and events, height 0. */
+export function checkTxResponse(hash: Uint8Array, r: StoredTxResult): ProtoObject {
+  return {
+    height: 0n, txhash: toHex(hash).toUpperCase(), codespace: r.codespace, code: r.code, data: toHex(r.data).toUpperCase(),
+    raw_log: r.log, logs: parseLogs(r), info: r.info, gas_wanted: BigInt(r.gasWanted), gas_used: BigInt(r.gasUsed), tx: null, timestamp: '',
+    events: r.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index ?? false })) })),
+  };
+}
+
+/** TxResponse of a committed BLOCK broadcast (SDK `newTxResponseDeliverTx`): no `tx`, no `timestamp`. */
+export function deliverTxResponse(raw: Uint8Array, height: number, r: StoredTxResult): ProtoObject {
+  return { ...txResponse(raw, height, r), tx: null, timestamp: '' };
 }

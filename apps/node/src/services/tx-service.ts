@@ -1,4 +1,7 @@
-/** The tx service (Simulate, GetTx, BroadcastTx, GetTxsEvent), served through the app's query router. */
+/**
+ * The tx service (Simulate, GetTx, BroadcastTx, GetTxsEvent) of `chain.tx.v1beta1.Service` (Cosmos
+ * `cosmos.tx.v1beta1.Service`), served through the app's query router to REST, gRPC and abci_query.
+ */
 import type { App, QueryHandler } from '@chain/app';
 import { MAX_PAGE_LIMIT } from '@chain/app';
 import type { Engine } from '@chain/consensus';
@@ -6,10 +9,17 @@ import { MempoolError } from '@chain/consensus';
 import { parseQuery, QueryParseError } from '@chain/events';
 import { fromHex, toHex, sha256 } from '@chain/crypto';
 import { statusError, GrpcCode } from '@chain/errors';
-import { broadcastResponse, txResponse } from './tx-response.js';
+import type { ProtoObject } from '@chain/codec';
+import { broadcastResponse, checkTxResponse, deliverTxResponse, txResponse } from './tx-response.js';
+import { checkTxAsync, MEMPOOL_ERROR_CODES } from './broadcast.js';
 
+/** One `events` entry of the pre-0.50 API: `{eventType}.{eventAttribute}{op}{value}` (SDK EventRegex, relaxed for digits). */
 const EVENT_RE = /^[a-zA-Z_][a-zA-Z0-9_.-]*\.[a-zA-Z0-9_-]+(=|<=|>=|<|>)\S.*$/;
-const MEMPOOL_CODES: Record<MempoolError['kind'], number> = { 'in-cache': 19, full: 20, 'too-large': 21 };
+/** Longest query CometBFT's tx_search accepts. */
+const MAX_QUERY_LENGTH = 512;
+const MAX_UINT64 = 18446744073709551615n;
+/** Simulation reports an infinite gas meter; the app reports it as MAX_SAFE_INTEGER. */
+const INFINITE_GAS = Number.MAX_SAFE_INTEGER;
 
 /** Rewrites `/cosmos.` message type URLs inside a query to the canonical names events carry. */
 export function canonicalizeQuery(app: App, q: string): string {
@@ -19,32 +29,52 @@ export function canonicalizeQuery(app: App, q: string): string {
   });
 }
 
+/** Our opaque `pagination.next_key` for tx search: the offset of the next page, 8 bytes big-endian. */
+function encodeOffsetKey(offset: number): Uint8Array {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, BigInt(offset));
+  return b;
+}
+
+function decodeOffsetKey(key: Uint8Array): number {
+  if (key.length !== 8) throw statusError(GrpcCode.INVALID_ARGUMENT, 'invalid pagination.key: not a key returned by this query');
+  const v = new DataView(key.buffer, key.byteOffset, 8).getBigUint64(0);
+  if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw statusError(GrpcCode.INVALID_ARGUMENT, 'invalid pagination.key: not a key returned by this query');
+  return Number(v);
+}
+
+const BROADCAST_MODES: Record<number, string> = { 0: 'unspecified', 1: 'block', 2: 'sync', 3: 'async' };
+
 export function createTxService(app: App, engine: Engine, opts: { broadcastTimeoutMs: number }): Record<string, QueryHandler> {
-  const loadTx = async (hashHex: string) => {
-    let hash: Uint8Array;
-    try {
-      hash = fromHex(hashHex);
-    } catch (e) {
-      throw statusError(GrpcCode.INVALID_ARGUMENT, `invalid tx hash ${hashHex}: ${(e as Error).message}`);
-    }
+  const loadTx = async (hash: Uint8Array) => {
     const ref = hash.length === 32 ? await engine.indexer.byHash(hash) : undefined;
     if (!ref) return undefined;
-    const block = await engine.blocks.block(ref.height);
-    const results = await engine.blocks.results(ref.height);
+    const [block, results] = await Promise.all([engine.blocks.block(ref.height), engine.blocks.results(ref.height)]);
     const raw = block?.block.data.txs[ref.index];
     const result = results?.txResults[ref.index];
     if (!block || !raw || !result) return undefined;
     return { raw, height: ref.height, result, block };
   };
 
+  /** TxRaw of the deprecated `SimulateRequest.tx` (re-marshaled, as the SDK does when tx_bytes is empty). */
+  const txRawOf = (tx: ProtoObject): Uint8Array => app.registry.encode('chain.tx.v1beta1.TxRaw', {
+    body_bytes: app.registry.encode('chain.tx.v1beta1.TxBody', (tx.body ?? {}) as ProtoObject),
+    auth_info_bytes: app.registry.encode('chain.tx.v1beta1.AuthInfo', (tx.auth_info ?? {}) as ProtoObject),
+    signatures: (tx.signatures ?? []) as Uint8Array[],
+  });
+
   return {
     Simulate: async (_ctx, req) => {
-      const raw = req.tx_bytes as Uint8Array | undefined;
+      let raw = req.tx_bytes as Uint8Array | undefined;
+      if ((!raw || raw.length === 0) && req.tx) raw = txRawOf(req.tx as ProtoObject);
       if (!raw || raw.length === 0) throw statusError(GrpcCode.INVALID_ARGUMENT, 'empty txBytes is not allowed');
       const r = await app.simulate(raw);
-      if (r.code !== 0) throw statusError(GrpcCode.UNKNOWN, `${r.log} With gas wanted: '${r.gasWanted}' and gas used: '${r.gasUsed}' `);
+      if (r.code !== 0) {
+        const wanted = r.gasWanted >= INFINITE_GAS ? MAX_UINT64 : BigInt(r.gasWanted);
+        throw statusError(GrpcCode.UNKNOWN, `${r.log} With gas wanted: '${wanted}' and gas used: '${r.gasUsed}' `);
+      }
       return {
-        gas_info: { gas_wanted: BigInt('18446744073709551615'), gas_used: BigInt(r.gasUsed) },
+        gas_info: { gas_wanted: MAX_UINT64, gas_used: BigInt(r.gasUsed) },
         result: {
           data: r.data, log: r.log,
           events: r.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index ?? false })) })),
@@ -53,10 +83,17 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
       };
     },
     GetTx: async (_ctx, req) => {
-      const hash = String(req.hash ?? '');
-      if (!hash) throw statusError(GrpcCode.INVALID_ARGUMENT, 'tx hash cannot be empty');
+      const hashText = String(req.hash ?? '');
+      if (!hashText) throw statusError(GrpcCode.INVALID_ARGUMENT, 'tx hash cannot be empty');
+      let hash: Uint8Array;
+      try {
+        if (/^0x/i.test(hashText)) throw new Error('invalid byte: U+0078 \'x\'');
+        hash = fromHex(hashText);
+      } catch {
+        throw statusError(GrpcCode.INVALID_ARGUMENT, `invalid tx hash ${JSON.stringify(hashText.slice(0, 100))}: encoding/hex: invalid byte`);
+      }
       const t = await loadTx(hash);
-      if (!t) throw statusError(GrpcCode.NOT_FOUND, `tx not found: ${hash}`);
+      if (!t) throw statusError(GrpcCode.NOT_FOUND, `tx not found: ${hashText}`);
       return { tx: app.registry.decode('chain.tx.v1beta1.Tx', t.raw), tx_response: txResponse(t.raw, t.height, t.result, t.block) };
     },
     BroadcastTx: async (_ctx, req) => {
@@ -64,27 +101,29 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
       if (!raw || raw.length === 0) throw statusError(GrpcCode.INVALID_ARGUMENT, 'invalid empty tx');
       const mode = Number(req.mode ?? 0);
       if (mode !== 1 && mode !== 2 && mode !== 3) {
-        throw statusError(GrpcCode.INVALID_ARGUMENT, 'unsupported return type BROADCAST_MODE_UNSPECIFIED; supported types: sync, async, block');
+        // the SDK returns a plain error here (gRPC Unknown → HTTP 500)
+        throw statusError(GrpcCode.UNKNOWN, `unsupported return type ${BROADCAST_MODES[mode] ?? String(mode)}; supported types: sync, async, block`);
       }
+      const hash = sha256(raw);
+      const mempoolRejection = (e: MempoolError) => ({ tx_response: broadcastResponse(hash, { code: MEMPOOL_ERROR_CODES[e.kind], codespace: 'sdk', log: e.message }) });
       if (mode === 3) {
-        // ASYNC: answer at once; CheckTx runs in the background
-        engine.checkTx(raw).catch(() => undefined);
-        return { tx_response: broadcastResponse(sha256(raw), { code: 0, codespace: '', log: '', gasWanted: 0, gasUsed: 0 }) };
+        // ASYNC: the mempool pre-checks only; CheckTx runs in the background
+        const rejected = await checkTxAsync(engine, raw);
+        if (rejected) return mempoolRejection(rejected);
+        return { tx_response: broadcastResponse(hash, { code: 0, codespace: '', log: '' }) };
       }
       let res;
       try {
         res = await engine.checkTx(raw);
       } catch (e) {
-        if (e instanceof MempoolError) {
-          return { tx_response: broadcastResponse(sha256(raw), { code: MEMPOOL_CODES[e.kind], codespace: 'sdk', log: e.message, gasWanted: 0, gasUsed: 0 }) };
-        }
+        if (e instanceof MempoolError) return mempoolRejection(e);
         throw e;
       }
-      if (res.code !== 0 || mode !== 1) return { tx_response: broadcastResponse(res.hash, res) };
-      const inc = await engine.waitForTx(res.hash, opts.broadcastTimeoutMs);
+      if (mode === 2) return { tx_response: broadcastResponse(hash, res) };
+      if (res.code !== 0) return { tx_response: checkTxResponse(hash, res) };
+      const inc = await engine.waitForTx(hash, opts.broadcastTimeoutMs);
       if (!inc) throw statusError(GrpcCode.DEADLINE_EXCEEDED, 'timed out waiting for tx to be included in a block');
-      const block = await engine.blocks.block(inc.height);
-      return { tx_response: txResponse(raw, inc.height, inc.result, block) };
+      return { tx_response: deliverTxResponse(raw, inc.height, inc.result) };
     },
     GetTxsEvent: async (_ctx, req) => {
       const events = ((req.events as string[] | undefined) ?? []).filter((e) => e.trim() !== '');
@@ -99,6 +138,7 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
         }
         q = events.join(' AND ');
       }
+      if (q.length > MAX_QUERY_LENGTH) throw statusError(GrpcCode.INVALID_ARGUMENT, `maximum query length exceeded (${q.length} > ${MAX_QUERY_LENGTH})`);
       let query;
       try {
         query = parseQuery(canonicalizeQuery(app, q));
@@ -106,25 +146,31 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
         if (e instanceof QueryParseError) throw statusError(GrpcCode.INVALID_ARGUMENT, `failed to parse query: ${e.message}`);
         throw e;
       }
-      const pag = (req.pagination ?? {}) as { offset?: bigint; limit?: bigint };
-      let limit = Number(req.limit ?? 0n) || Number(pag.limit ?? 0n) || MAX_PAGE_LIMIT;
-      if (limit > MAX_PAGE_LIMIT) throw statusError(GrpcCode.INVALID_ARGUMENT, `limit must be at most ${MAX_PAGE_LIMIT}, got ${limit}`);
-      if (limit < 1) limit = MAX_PAGE_LIMIT;
-      const offset = req.page && Number(req.page) > 0 ? (Number(req.page) - 1) * limit : Number(pag.offset ?? 0n);
+      // page size and start: `page`/`limit` (0.46+) win over `pagination.{offset,key,limit}`
+      const pag = (req.pagination ?? {}) as { key?: Uint8Array | null; offset?: bigint; limit?: bigint };
+      const reqLimit = Number(req.limit ?? 0n);
+      const pagLimit = Number(pag.limit ?? 0n);
+      if (reqLimit > MAX_PAGE_LIMIT) throw statusError(GrpcCode.INVALID_ARGUMENT, `limit must be at most ${MAX_PAGE_LIMIT}, got ${req.limit}`);
+      if (pagLimit > MAX_PAGE_LIMIT) throw statusError(GrpcCode.INVALID_ARGUMENT, `pagination.limit must be at most ${MAX_PAGE_LIMIT}, got ${pag.limit}`);
+      const limit = reqLimit || pagLimit || MAX_PAGE_LIMIT;
+      const key = pag.key && pag.key.length > 0 ? pag.key : undefined;
+      const pagOffset = Number(pag.offset ?? 0n);
+      if (key && pagOffset > 0) throw statusError(GrpcCode.INVALID_ARGUMENT, 'paginate: invalid request, either offset or key is expected, got both');
+      const page = Number(req.page ?? 0n);
+      const offset = page > 0 ? (page - 1) * limit : key ? decodeOffsetKey(key) : pagOffset;
+      if (!Number.isSafeInteger(offset)) throw statusError(GrpcCode.INVALID_ARGUMENT, `page out of range: ${req.page}`);
       const orderDesc = Number(req.order_by ?? 0) === 2;
-      // the indexer pages by page number; an offset that is not a page multiple is served from a wider page
-      const page = Math.floor(offset / limit) + 1;
-      const first = await engine.indexer.search(query, { page, perPage: limit, orderDesc });
+      // the indexer pages by page number; an offset that is not a multiple of the limit spans two pages
+      const first = await engine.indexer.search(query, { page: Math.floor(offset / limit) + 1, perPage: limit, orderDesc });
       let refs = first.txs.slice(offset % limit);
-      if (offset % limit !== 0 && refs.length < limit) {
-        const second = await engine.indexer.search(query, { page: page + 1, perPage: limit, orderDesc });
+      if (offset % limit !== 0 && refs.length < limit && offset + refs.length < first.total) {
+        const second = await engine.indexer.search(query, { page: Math.floor(offset / limit) + 2, perPage: limit, orderDesc });
         refs = refs.concat(second.txs).slice(0, limit);
       }
       const txs: unknown[] = [];
       const responses: unknown[] = [];
       for (const ref of refs) {
-        const block = await engine.blocks.block(ref.height);
-        const results = await engine.blocks.results(ref.height);
+        const [block, results] = await Promise.all([engine.blocks.block(ref.height), engine.blocks.results(ref.height)]);
         const raw = block?.block.data.txs[ref.index];
         const result = results?.txResults[ref.index];
         if (!block || !raw || !result) continue;
@@ -133,8 +179,9 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
       }
       const nextOffset = offset + refs.length;
       return {
-        txs, tx_responses: responses,
-        pagination: { next_key: nextOffset < first.total ? new TextEncoder().encode(String(nextOffset)) : null, total: BigInt(first.total) },
+        txs,
+        tx_responses: responses,
+        pagination: { next_key: nextOffset < first.total && refs.length > 0 ? encodeOffsetKey(nextOffset) : null, total: BigInt(first.total) },
         total: BigInt(first.total),
       };
     },
