@@ -1,8 +1,33 @@
-/** CometBFT websocket event payloads (`data: {type, value}`) of the bus messages the engine publishes. */
+/**
+ * CometBFT websocket event payloads (`data: {type, value}`, CMT types/events.go) of the bus messages
+ * the engine publishes. libs/json honours `omitempty`, so zero fields of ResponseFinalizeBlock and
+ * abci.TxResult are left out; ExecTxResult keeps its jsonpb form (every field).
+ */
 import type { Block, BlockID, Header, StoredResults, StoredTxResult } from '@chain/consensus';
+import { validatorAddress } from '@chain/consensus';
 import type { Event } from '@chain/events';
 import { toBase64 } from '@chain/crypto';
-import { blockIdJson, blockJson, eventsJson, headerJson, txResultJson } from './format.js';
+import { blockIdJson, blockJson, eventsJsonLib, headerJson, hex, txResultJson } from './format.js';
+import { consensusEventJson } from './consensus-events.js';
+
+/** Every `tm.event` value CometBFT defines (types/events.go); subscribe accepts queries on any of them. */
+export const TM_EVENTS = [
+  'NewBlock', 'NewBlockHeader', 'NewBlockEvents', 'NewEvidence', 'Tx', 'ValidatorSetUpdates',
+  'NewRound', 'NewRoundStep', 'CompleteProposal', 'Vote', 'Polka', 'Lock', 'Unlock', 'Relock', 'ValidBlock',
+  'TimeoutPropose', 'TimeoutWait', 'BlockSyncStatus', 'StateSyncStatus',
+] as const;
+
+/** ResponseFinalizeBlock through libs/json: empty fields omitted. */
+function finalizeBlockJson(r: StoredResults): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  if (r.events.length) o.events = eventsJsonLib(r.events);
+  if (r.txResults.length) o.tx_results = r.txResults.map(txResultJson);
+  if (r.validatorUpdates.length) {
+    o.validator_updates = r.validatorUpdates.map((u) => ({ pub_key: { Sum: { type: 'tendermint.crypto.PublicKey_Ed25519', value: { ed25519: toBase64(u.pubKey) } } }, power: String(u.power) }));
+  }
+  if (r.appHash.length) o.app_hash = toBase64(r.appHash);
+  return o;
+}
 
 export function eventDataJson(type: string, data: unknown): { type: string; value: unknown } {
   switch (type) {
@@ -10,38 +35,42 @@ export function eventDataJson(type: string, data: unknown): { type: string; valu
       const d = data as { block: Block; blockId: BlockID; results: StoredResults };
       return {
         type: 'tendermint/event/NewBlock',
-        value: {
-          block: blockJson(d.block),
-          block_id: blockIdJson(d.blockId),
-          result_finalize_block: {
-            events: eventsJson(d.results.events),
-            tx_results: d.results.txResults.map(txResultJson),
-            validator_updates: d.results.validatorUpdates.length ? d.results.validatorUpdates : null,
-            app_hash: toBase64(d.results.appHash),
-          },
-        },
+        value: { block: blockJson(d.block), block_id: blockIdJson(d.blockId), result_finalize_block: finalizeBlockJson(d.results) },
       };
     }
     case 'NewBlockHeader':
       return { type: 'tendermint/event/NewBlockHeader', value: { header: headerJson((data as { header: Header }).header) } };
     case 'NewBlockEvents': {
       const d = data as { height: number; events: Event[]; numTxs: number };
-      return { type: 'tendermint/event/NewBlockEvents', value: { height: String(d.height), events: eventsJson(d.events), num_txs: String(d.numTxs) } };
+      return { type: 'tendermint/event/NewBlockEvents', value: { height: String(d.height), events: eventsJsonLib(d.events), num_txs: String(d.numTxs) } };
     }
     case 'Tx': {
       const d = data as { height: number; index: number; tx: Uint8Array; result: StoredTxResult };
-      return { type: 'tendermint/event/Tx', value: { TxResult: { height: String(d.height), index: d.index, tx: toBase64(d.tx), result: txResultJson(d.result) } } };
+      const txResult: Record<string, unknown> = { height: String(d.height) };
+      if (d.index) txResult.index = d.index;
+      txResult.tx = toBase64(d.tx);
+      txResult.result = txResultJson(d.result);
+      return { type: 'tendermint/event/Tx', value: { TxResult: txResult } };
     }
     case 'ValidatorSetUpdates': {
       const d = data as { validatorUpdates: { pubKey: Uint8Array; power: number }[] };
       return {
         type: 'tendermint/event/ValidatorSetUpdates',
-        value: { validator_updates: d.validatorUpdates.map((u) => ({ pub_key: { type: 'tendermint/PubKeyEd25519', value: toBase64(u.pubKey) }, voting_power: String(u.power), proposer_priority: '0' })) },
+        value: {
+          validator_updates: d.validatorUpdates.map((u) => ({
+            address: hex(validatorAddress(u.pubKey)),
+            pub_key: { type: 'tendermint/PubKeyEd25519', value: toBase64(u.pubKey) },
+            voting_power: String(u.power),
+            proposer_priority: '0',
+          })),
+        },
       };
     }
     default: {
-      const d = data as { height: number; round: number; step: string };
-      return { type: 'tendermint/event/RoundState', value: { height: String(d.height), round: d.round, step: d.step } };
+      const c = consensusEventJson(type, data);
+      if (c) return c;
+      const d = data as { height?: number; round?: number; step?: string } | undefined;
+      return { type: 'tendermint/event/RoundState', value: { height: String(d?.height ?? 0), round: d?.round ?? 0, step: d?.step ?? '' } };
     }
   }
 }

@@ -1,20 +1,32 @@
 /**
- * CometBFT-compatible JSON-RPC server: POST / (single and batch), GET /<method>?args (URI form) and the
- * /websocket endpoint with subscribe / unsubscribe / unsubscribe_all. Every failure is a JSON-RPC error;
- * nothing a client sends can stop the node.
+ * CometBFT-compatible JSON-RPC server (CMT rpc/jsonrpc/server): JSON-RPC 2.0 on `/` (single, batch,
+ * notifications), the URI form `/<method>?arg=…`, and `/websocket` with subscribe / unsubscribe /
+ * unsubscribe_all. Every failure is a JSON-RPC error; nothing a client sends can stop the node.
+ *
+ * Limits are CometBFT's `[rpc]` ones: `max_body_bytes` (HTTP bodies and websocket frames),
+ * `max_request_batch_size`, `max_open_connections`, subscription limits (in the event bus), query
+ * length 512, read timeout 10 s, write timeout max(10 s, timeout_broadcast_tx_commit + 1 s).
+ * Websocket connections are served one request at a time; a client that does not read has at most
+ * WS_WRITE_WINDOW frames in flight, after which its subscriptions stop draining, their buffers fill
+ * and the bus cancels them (error `subscription was canceled (reason: slow client)`); a connection
+ * whose writes make no progress for 10 s, or that sends nothing (not even a pong) for 30 s, is closed.
+ * Block production never waits for a subscriber: the bus publishes synchronously into bounded buffers.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { WebSocket } from 'ws';
-import { parseQuery, QueryParseError, SubscriptionError } from '@chain/events';
-import type { Query, Subscription } from '@chain/events';
+import type { WebSocket, RawData } from 'ws';
+import { SubscriptionError } from '@chain/events';
+import type { Subscription } from '@chain/events';
 import type { Node } from '../node.js';
 import type { Logger } from '../logger.js';
+import { parseDurationMs } from '../config/config.js';
 import { RpcError, RpcErrors } from './errors.js';
-import { METHODS, MAX_QUERY_LENGTH } from './methods.js';
-import { decodeJsonParams, decodeUriParams } from './params.js';
+import { METHODS, isCacheable, parseRpcQuery } from './methods.js';
+import type { MethodDef } from './methods.js';
+import { decodeJsonParams, decodeUriParams, ParamError } from './params.js';
+import type { Params } from './params.js';
 import { eventDataJson } from './events.js';
 
 export interface RpcServer {
@@ -22,12 +34,37 @@ export interface RpcServer {
   close(): Promise<void>;
 }
 
-type Id = string | number | null;
+type Id = string | number;
 
-function errorBody(id: Id, e: RpcError): unknown {
+/** A decoded JSON-RPC request; `id` undefined marks a notification (never executed, never answered). */
+interface RpcRequest { readonly id?: Id; readonly method: string; readonly params: unknown }
+
+/** A request body that cannot be decoded into requests (CometBFT: -32700 `error unmarshaling request: …`). */
+class RequestParseError extends Error {}
+
+/** CometBFT `[rpc]` websocket constants (rpc/jsonrpc/server/ws_handler.go, config.go). */
+const WS_WRITE_WINDOW = 200; // experimental_websocket_write_buffer_size
+const WS_WRITE_WINDOW_BYTES = 16 * 1024 * 1024;
+const WS_WRITE_WAIT_MS = 10_000;
+const WS_READ_WAIT_MS = 30_000;
+const WS_PING_PERIOD_MS = 27_000;
+/** Frames read ahead of processing before the socket is paused. */
+const WS_READ_AHEAD = 32;
+const READ_TIMEOUT_MS = 10_000;
+const CORS_HEADERS = ['Origin', 'Accept', 'Content-Type', 'X-Requested-With', 'X-Server-Time'];
+
+function jsonText(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+}
+
+function errorResponse(id: Id | undefined, e: RpcError): Record<string, unknown> {
   const error: Record<string, unknown> = { code: e.code, message: e.message };
-  if (e.data !== undefined) error.data = e.data;
-  return { jsonrpc: '2.0', id, error };
+  if (e.data !== undefined && e.data !== '') error.data = e.data;
+  return id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };
+}
+
+function successResponse(id: Id, result: unknown): Record<string, unknown> {
+  return { jsonrpc: '2.0', id, result };
 }
 
 function asRpcError(e: unknown): RpcError {
@@ -35,223 +72,436 @@ function asRpcError(e: unknown): RpcError {
   return RpcErrors.internal(e instanceof Error ? e.message : String(e));
 }
 
-function validId(id: unknown): id is string | number {
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
 }
 
-async function callMethod(node: Node, method: string, params: unknown, ws: boolean): Promise<unknown> {
-  const def = Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method] : undefined;
-  if (!def || (def.wsOnly && !ws)) throw RpcErrors.methodNotFound();
-  return def.handler(node, decodeJsonParams(def.params, params));
-}
-
-async function handleOne(node: Node, req: unknown, ws: boolean): Promise<unknown | undefined> {
-  if (!req || typeof req !== 'object' || Array.isArray(req)) return errorBody(null, RpcErrors.invalidRequest('request must be an object'));
-  const r = req as Record<string, unknown>;
-  if (!('id' in r)) {
-    // notification: run, answer nothing
-    if (typeof r.method === 'string') await callMethod(node, r.method, r.params, ws).catch(() => undefined);
-    return undefined;
+/** CometBFT `RPCRequest.UnmarshalJSON` + `idFromInterface`. */
+function toRequest(v: unknown): RpcRequest {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    throw new RequestParseError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type types.RPCRequest`);
   }
-  const id = validId(r.id) ? r.id : null;
-  if (r.jsonrpc !== '2.0') return errorBody(id, RpcErrors.invalidRequest('jsonrpc must be "2.0"'));
-  if (typeof r.method !== 'string') return errorBody(id, RpcErrors.invalidRequest('method must be a string'));
-  try {
-    const result = await callMethod(node, r.method, r.params, ws);
-    return { jsonrpc: '2.0', id, result };
-  } catch (e) {
-    return errorBody(id, asRpcError(e));
+  const r = v as Record<string, unknown>;
+  for (const f of ['jsonrpc', 'method']) {
+    if (r[f] !== undefined && r[f] !== null && typeof r[f] !== 'string') {
+      throw new RequestParseError(`json: cannot unmarshal ${jsonKind(r[f])} into Go struct field .${f} of type string`);
+    }
   }
+  const method = typeof r.method === 'string' ? r.method : '';
+  const rawId = r.id;
+  if (rawId === undefined || rawId === null) return { method, params: r.params };
+  if (typeof rawId === 'string') return { id: rawId, method, params: r.params };
+  if (typeof rawId === 'number') {
+    if (!Number.isFinite(rawId)) throw new RequestParseError(`json-rpc ID must be a finite number, got ${rawId}`);
+    if (!Number.isInteger(rawId)) throw new RequestParseError(`json-rpc ID must be a whole number, got ${rawId}`);
+    if (rawId >= 2 ** 63 || rawId < -(2 ** 63)) throw new RequestParseError(`json-rpc ID out of int64 range, got ${rawId}`);
+    return { id: rawId, method, params: r.params };
+  }
+  throw new RequestParseError(`json-rpc ID (${jsonText(rawId)}) is of unknown type (${jsonKind(rawId)})`);
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'X-Server-Time': String(Math.floor(Date.now() / 1000)) });
-  res.end(text);
+function methodDef(method: string): MethodDef | undefined {
+  return Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method] : undefined;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        reject(new RpcError(-32600, 'Invalid Request', `request body too large (max ${limit} bytes)`));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+function endpointList(host: string): string {
+  const names = Object.keys(METHODS).filter((m) => !METHODS[m]!.wsOnly).sort();
+  const noArgs = names.filter((m) => METHODS[m]!.params.length === 0);
+  const withArgs = names.filter((m) => METHODS[m]!.params.length > 0);
+  let html = '<html><body><br>Available endpoints:<br>';
+  for (const n of noArgs) html += `<a href="//${host}/${n}">//${host}/${n}</a><br>`;
+  html += '<br>Endpoints that require arguments:<br>';
+  for (const n of withArgs) {
+    const link = `//${host}/${n}?${METHODS[n]!.params.map((p) => `${p.name}=_`).join('&')}`;
+    html += `<a href="${link}">${link}</a></br>`;
+  }
+  return html + '</body></html>';
 }
 
 export async function startRpcServer(o: { node: Node; host: string; port: number; log: Logger }): Promise<RpcServer> {
   const { node, log } = o;
   const cfg = node.config.config.rpc;
+  const writeTimeoutMs = Math.max(10_000, parseDurationMs(cfg.timeout_broadcast_tx_commit) + 1000);
+  const corsOrigins = cfg.cors_allowed_origins;
 
-  const server: Server = createServer((req, res) => {
+  /** Runs one decoded request (not a notification). */
+  const execute = async (req: RpcRequest & { id: Id }, ws: boolean): Promise<{ body: Record<string, unknown>; cacheable: boolean }> => {
+    const def = methodDef(req.method);
+    if (!def || def.wsOnly) return { body: errorResponse(req.id, RpcErrors.methodNotFound()), cacheable: false };
+    let p: Params;
+    try {
+      p = decodeJsonParams(def.params, req.params);
+    } catch (e) {
+      if (!(e instanceof ParamError)) throw e;
+      const data = `error converting json params to arguments: ${e.message}`;
+      // CometBFT answers bad params with -32602 over HTTP and -32603 over the websocket
+      return { body: errorResponse(req.id, ws ? RpcErrors.internal(data) : new RpcError(-32602, 'Invalid params', data)), cacheable: false };
+    }
+    try {
+      return { body: successResponse(req.id, await def.handler(node, p)), cacheable: isCacheable(def, p) };
+    } catch (e) {
+      return { body: errorResponse(req.id, asRpcError(e)), cacheable: false };
+    }
+  };
+
+  const baseHeaders = (res: ServerResponse, req: IncomingMessage): void => {
+    res.setHeader('X-Server-Time', String(Math.floor(Date.now() / 1000)));
+    const origin = req.headers.origin;
+    if (corsOrigins.length > 0 && typeof origin === 'string' && (corsOrigins.includes('*') || corsOrigins.includes(origin))) {
+      res.setHeader('Access-Control-Allow-Origin', corsOrigins.includes('*') ? '*' : origin);
+      res.setHeader('Vary', 'Origin');
+    }
+  };
+
+  const sendJson = (res: ServerResponse, status: number, body: unknown, cache = false): void => {
+    if (res.headersSent || res.destroyed) return;
+    const text = jsonText(body);
+    res.statusCode = status;
+    res.setHeader('Content-Type', 'application/json');
+    if (cache) res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.end(text);
+  };
+
+  const sendText = (res: ServerResponse, status: number, text: string, type = 'text/plain; charset=utf-8'): void => {
+    if (res.headersSent || res.destroyed) return;
+    res.statusCode = status;
+    res.setHeader('Content-Type', type);
+    res.end(text);
+  };
+
+  /** Reads the body up to `max_body_bytes`; undefined (after answering) when it is too large. */
+  const readBody = (req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> => new Promise((resolve) => {
+    const limit = cfg.max_body_bytes;
+    const tooLarge = (): void => {
+      res.setHeader('Connection', 'close');
+      sendJson(res, 400, errorResponse(undefined, RpcErrors.invalidRequest('error reading request body: http: request body too large')));
+      req.removeAllListeners('data');
+      req.resume(); // discard the rest; the connection closes after the answer
+      resolve(undefined);
+    };
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > limit) { tooLarge(); return; }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (c: Buffer) => {
+      if (done) return;
+      size += c.length;
+      if (size > limit) { done = true; tooLarge(); return; }
+      chunks.push(c);
+    });
+    req.on('end', () => { if (!done) { done = true; resolve(Buffer.concat(chunks)); } });
+    req.on('error', () => { if (!done) { done = true; resolve(undefined); } });
+    req.on('aborted', () => { if (!done) { done = true; resolve(undefined); } });
+  });
+
+  /** JSON-RPC over HTTP on `/` (CometBFT `makeJSONRPCHandler`). */
+  const handleJsonRpc = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readBody(req, res);
+    if (body === undefined) return;
+    if (body.length === 0) { sendText(res, 200, endpointList(req.headers.host ?? ''), 'text/html'); return; }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch (e) {
+      sendJson(res, 500, errorResponse(undefined, RpcErrors.parse(`error unmarshaling request: ${(e as Error).message}`)));
+      return;
+    }
+    let requests: RpcRequest[];
+    try {
+      if (Array.isArray(parsed)) {
+        if (parsed.length > cfg.max_request_batch_size) {
+          sendJson(res, 200, errorResponse(undefined, RpcErrors.invalidRequest(`batch request exceeds maximum (${cfg.max_request_batch_size}) allowed number of requests`)));
+          return;
+        }
+        if (parsed.length === 0) {
+          sendJson(res, 200, errorResponse(undefined, RpcErrors.invalidRequest('empty batch')));
+          return;
+        }
+        requests = parsed.map(toRequest);
+      } else {
+        requests = [toRequest(parsed)];
+      }
+    } catch (e) {
+      if (!(e instanceof RequestParseError)) throw e;
+      sendJson(res, 500, errorResponse(undefined, RpcErrors.parse(`error unmarshaling request: ${e.message}`)));
+      return;
+    }
+    const responses: Record<string, unknown>[] = [];
+    let cache = true;
+    for (const r of requests) {
+      if (r.id === undefined) continue; // notification: not executed, not answered
+      const out = await execute(r as RpcRequest & { id: Id }, false);
+      responses.push(out.body);
+      cache &&= out.cacheable;
+    }
+    if (responses.length === 0) { res.statusCode = 200; res.end(); return; }
+    // CometBFT writes a single response as an object, even for a batch of one
+    sendJson(res, 200, responses.length === 1 ? responses[0] : responses, cache);
+  };
+
+  /** URI form `GET /<method>?…` (CometBFT `makeHTTPHandler`); `id` is always -1. */
+  const handleUri = async (def: MethodDef, url: URL, res: ServerResponse): Promise<void> => {
+    if (def.wsOnly) { sendJson(res, 404, errorResponse(-1, RpcErrors.methodNotFound())); return; }
+    let p: Params;
+    try {
+      p = decodeUriParams(def.params, url.searchParams);
+    } catch (e) {
+      if (!(e instanceof ParamError)) throw e;
+      sendJson(res, 500, errorResponse(-1, new RpcError(-32602, 'Invalid params', `error converting http params to arguments: ${e.message}`)));
+      return;
+    }
+    let result: unknown;
+    try {
+      result = await def.handler(node, p);
+    } catch (e) {
+      sendJson(res, 500, errorResponse(-1, asRpcError(e)));
+      return;
+    }
+    sendJson(res, 200, successResponse(-1, result), isCacheable(def, p));
+  };
+
+  const server: Server = createServer({ requestTimeout: READ_TIMEOUT_MS, headersTimeout: READ_TIMEOUT_MS, connectionsCheckingInterval: 1000, keepAliveTimeout: READ_TIMEOUT_MS }, (req, res) => {
+    const timer = setTimeout(() => { if (!res.writableEnded) res.destroy(); }, writeTimeoutMs);
+    timer.unref();
+    res.on('close', () => clearTimeout(timer));
     void (async () => {
       try {
-        const url = new URL(req.url ?? '/', 'http://localhost');
-        if (req.method === 'POST' && (url.pathname === '/' || url.pathname === '')) {
-          let text: string;
-          try {
-            text = await readBody(req, cfg.max_body_bytes);
-          } catch (e) {
-            send(res, 413, errorBody(null, asRpcError(e)));
-            return;
-          }
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(text);
-          } catch (e) {
-            send(res, 500, errorBody(null, RpcErrors.parse((e as Error).message)));
-            return;
-          }
-          if (Array.isArray(parsed)) {
-            if (parsed.length === 0) { send(res, 200, errorBody(null, RpcErrors.invalidRequest('empty batch'))); return; }
-            if (parsed.length > cfg.max_request_batch_size) {
-              send(res, 200, errorBody(null, RpcErrors.invalidRequest(`batch request exceeds maximum (${cfg.max_request_batch_size}) allowed number of requests`)));
-              return;
-            }
-            const out = [];
-            for (const r of parsed) { const x = await handleOne(node, r, false); if (x !== undefined) out.push(x); }
-            send(res, 200, out);
-            return;
-          }
-          const one = await handleOne(node, parsed, false);
-          if (one === undefined) { res.writeHead(204); res.end(); return; }
-          send(res, 200, one);
+        baseHeaders(res, req);
+        let url: URL;
+        try {
+          url = new URL(req.url ?? '/', 'http://localhost');
+        } catch {
+          sendText(res, 400, '400 Bad Request');
           return;
         }
-        if (req.method === 'GET' || req.method === 'HEAD') {
-          const method = url.pathname.replace(/^\//, '');
-          if (method === '') {
-            res.writeHead(200, { 'Content-Type': 'text/html' });
-            res.end(`<html><body>Available endpoints:<br>${Object.keys(METHODS).filter((m) => !METHODS[m]!.wsOnly).map((m) => `//${req.headers.host ?? ''}/${m}`).join('<br>')}</body></html>`);
-            return;
-          }
-          const def = Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method] : undefined;
-          if (!def || def.wsOnly) { send(res, 404, errorBody(-1, RpcErrors.methodNotFound())); return; }
-          try {
-            const result = await def.handler(node, decodeUriParams(def.params, url.searchParams));
-            send(res, 200, { jsonrpc: '2.0', id: -1, result });
-          } catch (e) {
-            send(res, 500, errorBody(-1, asRpcError(e)));
-          }
+        if (req.method === 'OPTIONS' && corsOrigins.length > 0) {
+          res.setHeader('Access-Control-Allow-Methods', 'HEAD, GET, POST');
+          res.setHeader('Access-Control-Allow-Headers', CORS_HEADERS.join(', '));
+          res.statusCode = 204;
+          res.end();
           return;
         }
-        res.writeHead(404, { 'Content-Type': 'text/plain' });
-        res.end('404 page not found\n');
+        const path = url.pathname;
+        if (path === '/' || path === '') { await handleJsonRpc(req, res); return; }
+        const name = path.slice(1);
+        const def = methodDef(name);
+        if (def) { await handleUri(def, url, res); return; }
+        if (name === 'websocket') {
+          sendText(res, 400, "Bad Request\nwebsocket: the client is not using the websocket protocol: 'upgrade' token not found in 'Connection' header\n");
+          return;
+        }
+        sendText(res, 404, '404 page not found\n');
       } catch (e) {
-        log.error('rpc request failed', { err: (e as Error).message });
-        if (!res.headersSent) send(res, 500, errorBody(null, asRpcError(e)));
+        log.error('rpc request failed', { err: (e as Error).stack ?? String(e) });
+        sendJson(res, 500, errorResponse(-1, asRpcError(e)));
       }
     })();
   });
   server.maxConnections = cfg.max_open_connections > 0 ? cfg.max_open_connections : Infinity;
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) { socket.destroy(); return; }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
+  });
 
-  const wss = new WebSocketServer({ server, path: '/websocket', maxPayload: cfg.max_body_bytes });
-  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
-    const clientId = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? 0}`;
-    const subs = new Map<string, Subscription>();
-    const alive = { v: true };
-    const writeJson = (body: unknown): void => {
-      if (ws.readyState !== ws.OPEN) return;
-      if (ws.bufferedAmount > 16 * 1024 * 1024) {
-        // the client does not read: cut it off rather than buffer without bound
-        ws.terminate();
-        return;
-      }
-      ws.send(JSON.stringify(body));
-    };
-    const pump = async (sub: Subscription, id: Id, queryText: string): Promise<void> => {
-      for (;;) {
-        const msg = await sub.next();
-        if (!msg) break;
-        writeJson({ jsonrpc: '2.0', id, result: { query: queryText, data: eventDataJson(msg.type, msg.data), events: msg.events } });
-      }
-      if (sub.cancelReason && sub.cancelReason !== 'unsubscribed' && alive.v) {
-        writeJson(errorBody(id, RpcErrors.server(`subscription was canceled (reason: ${sub.cancelReason})`)));
-      }
-    };
-    const parseSubQuery = (params: unknown): { text: string; query: Query } => {
-      const p = decodeJsonParams([{ name: 'query', type: 'string' }], params);
-      const text = String(p.query ?? '');
-      if (text.length > MAX_QUERY_LENGTH) throw RpcErrors.internal('maximum query length exceeded');
-      try {
-        return { text, query: parseQuery(text) };
-      } catch (e) {
-        if (e instanceof QueryParseError) throw RpcErrors.internal(`failed to parse query: ${e.message}`);
-        throw e;
-      }
-    };
-    ws.on('message', (data, isBinary) => {
-      void (async () => {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString());
-        } catch (e) {
-          writeJson(errorBody(null, RpcErrors.parse((e as Error).message)));
+  // ---- websocket ----------------------------------------------------------------------------------
+
+  interface WsConn {
+    readonly ws: WebSocket;
+    readonly clientId: string;
+    pending: number;
+    pendingBytes: number;
+    lastProgress: number;
+    lastSeen: number;
+    lastPing: number;
+    closed: boolean;
+    waiters: (() => void)[];
+  }
+  const conns = new Set<WsConn>();
+
+  const wsSend = (c: WsConn, body: unknown): void => {
+    if (c.closed || c.ws.readyState !== c.ws.OPEN) return;
+    const text = jsonText(body);
+    if (c.pending === 0) c.lastProgress = Date.now();
+    c.pending++;
+    c.pendingBytes += text.length;
+    c.ws.send(text, () => {
+      c.pending--;
+      c.pendingBytes -= text.length;
+      c.lastProgress = Date.now();
+      if (wsWritable(c)) for (const w of c.waiters.splice(0)) w();
+    });
+  };
+  const wsWritable = (c: WsConn): boolean => c.closed || c.pending === 0 || (c.pending < WS_WRITE_WINDOW && c.pendingBytes < WS_WRITE_WINDOW_BYTES);
+  /** Resolves when the connection can take another frame (or is closed), or when `stop()` turns true. */
+  const untilWritable = async (c: WsConn, stop?: () => boolean): Promise<void> => {
+    while (!wsWritable(c)) {
+      if (stop?.()) return;
+      await new Promise<void>((resolve) => {
+        c.waiters.push(resolve);
+        if (stop) setTimeout(resolve, 100); // poll `stop` while blocked
+      });
+    }
+  };
+
+  /** Forwards a subscription's events; a cancelled subscription (slow client, shutdown) gets one error frame. */
+  const pump = async (c: WsConn, sub: Subscription, id: Id, queryText: string): Promise<void> => {
+    for (;;) {
+      await untilWritable(c, () => sub.cancelled);
+      if (c.closed) return;
+      const msg = await sub.next();
+      if (!msg || c.closed) break;
+      wsSend(c, successResponse(id, { query: queryText, data: eventDataJson(msg.type, msg.data), events: msg.events }));
+    }
+    const reason = sub.cancelReason;
+    if (reason && reason !== 'unsubscribed' && !c.closed) {
+      wsSend(c, errorResponse(id, RpcErrors.server(`subscription was canceled (reason: ${reason})`)));
+    }
+  };
+
+  const subscriptionQuery = (params: unknown): { text: string; query: ReturnType<typeof parseRpcQuery> } => {
+    let p: Params;
+    try {
+      p = decodeJsonParams([{ name: 'query', type: 'string' }], params);
+    } catch (e) {
+      if (e instanceof ParamError) throw RpcErrors.internal(`error converting json params to arguments: ${e.message}`);
+      throw e;
+    }
+    const text = String(p.query ?? '');
+    return { text, query: parseRpcQuery(node, text, 'failed to parse query: ') };
+  };
+
+  const handleWsFrame = async (c: WsConn, data: RawData): Promise<void> => {
+    const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(buf.toString('utf8'));
+    } catch (e) {
+      wsSend(c, errorResponse(undefined, RpcErrors.parse(`error unmarshaling request: ${(e as Error).message}`)));
+      return;
+    }
+    let req: RpcRequest;
+    try {
+      req = toRequest(parsed);
+    } catch (e) {
+      if (!(e instanceof RequestParseError)) throw e;
+      wsSend(c, errorResponse(undefined, RpcErrors.parse(`error unmarshaling request: ${e.message}`)));
+      return;
+    }
+    if (req.id === undefined) return; // notification
+    const id = req.id;
+    try {
+      switch (req.method) {
+        case 'subscribe': {
+          const { text, query } = subscriptionQuery(req.params);
+          let sub: Subscription;
+          try {
+            sub = node.bus.subscribe(c.clientId, query);
+          } catch (e) {
+            if (e instanceof SubscriptionError) throw RpcErrors.internal(e.message);
+            throw e;
+          }
+          wsSend(c, successResponse(id, {}));
+          void pump(c, sub, id, text).catch((e: unknown) => log.error('websocket event pump failed', { err: String(e) }));
           return;
         }
-        const reqs = Array.isArray(parsed) ? parsed : [parsed];
-        for (const r of reqs) {
-          const rr = (r && typeof r === 'object' ? r : {}) as Record<string, unknown>;
-          const id: Id = validId(rr.id) ? rr.id : null;
-          try {
-            if (rr.method === 'subscribe') {
-              const { text, query } = parseSubQuery(rr.params);
-              let sub: Subscription;
-              try {
-                sub = node.bus.subscribe(clientId, query);
-              } catch (e) {
-                if (e instanceof SubscriptionError) throw RpcErrors.internal(e.message);
-                throw e;
-              }
-              subs.set(query.toString(), sub);
-              writeJson({ jsonrpc: '2.0', id, result: {} });
-              void pump(sub, id, text);
-            } else if (rr.method === 'unsubscribe') {
-              const { query } = parseSubQuery(rr.params);
-              try { node.bus.unsubscribe(clientId, query); } catch (e) { throw RpcErrors.internal((e as Error).message); }
-              subs.delete(query.toString());
-              writeJson({ jsonrpc: '2.0', id, result: {} });
-            } else if (rr.method === 'unsubscribe_all') {
-              try { node.bus.unsubscribeAll(clientId); } catch (e) { throw RpcErrors.internal((e as Error).message); }
-              subs.clear();
-              writeJson({ jsonrpc: '2.0', id, result: {} });
-            } else {
-              const out = await handleOne(node, r, true);
-              if (out !== undefined) writeJson(out);
-            }
-          } catch (e) {
-            writeJson(errorBody(id, asRpcError(e)));
-          }
+        case 'unsubscribe': {
+          const { query } = subscriptionQuery(req.params);
+          try { node.bus.unsubscribe(c.clientId, query); } catch (e) { throw RpcErrors.internal((e as Error).message); }
+          wsSend(c, successResponse(id, {}));
+          return;
         }
-      })();
+        case 'unsubscribe_all': {
+          try { node.bus.unsubscribeAll(c.clientId); } catch (e) { throw RpcErrors.internal((e as Error).message); }
+          wsSend(c, successResponse(id, {}));
+          return;
+        }
+        default:
+          wsSend(c, (await execute({ ...req, id }, true)).body);
+      }
+    } catch (e) {
+      wsSend(c, errorResponse(id, asRpcError(e)));
+    }
+  };
+
+  const wss = new WebSocketServer({ server, path: '/websocket', maxPayload: cfg.max_body_bytes });
+  wss.on('error', (e) => log.error('websocket server error', { err: String(e) }));
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
+    const now = Date.now();
+    const c: WsConn = {
+      ws, clientId: `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? 0}`,
+      pending: 0, pendingBytes: 0, lastProgress: now, lastSeen: now, lastPing: now, closed: false, waiters: [],
+    };
+    conns.add(c);
+    const queue: RawData[] = [];
+    let processing = false;
+    const drain = async (): Promise<void> => {
+      processing = true;
+      try {
+        while (queue.length > 0 && !c.closed) {
+          await untilWritable(c);
+          if (c.closed) break;
+          const frame = queue.shift()!;
+          if (ws.isPaused && queue.length < WS_READ_AHEAD / 4) ws.resume();
+          await handleWsFrame(c, frame);
+        }
+      } catch (e) {
+        log.error('websocket request failed', { err: (e as Error).stack ?? String(e) });
+      } finally {
+        processing = false;
+      }
+      if (queue.length > 0 && !c.closed) void drain();
+    };
+    ws.on('message', (data) => {
+      c.lastSeen = Date.now();
+      if (c.closed) return;
+      queue.push(data);
+      if (queue.length >= WS_READ_AHEAD && !ws.isPaused) ws.pause();
+      if (!processing) void drain();
     });
+    ws.on('pong', () => { c.lastSeen = Date.now(); });
+    ws.on('ping', () => { c.lastSeen = Date.now(); });
     const cleanup = (): void => {
-      alive.v = false;
-      try { node.bus.unsubscribeAll(clientId); } catch { /* none */ }
+      if (c.closed) return;
+      c.closed = true;
+      queue.length = 0;
+      conns.delete(c);
+      for (const w of c.waiters.splice(0)) w();
+      if (node.bus.numSubscriptions(c.clientId) > 0) node.bus.unsubscribeAll(c.clientId);
     };
     ws.on('close', cleanup);
-    ws.on('error', cleanup);
+    ws.on('error', (e) => { log.debug('websocket connection error', { err: String(e) }); cleanup(); });
   });
+
+  // one timer for every websocket: pings, read deadline, stalled writes
+  const ticker = setInterval(() => {
+    const now = Date.now();
+    for (const c of conns) {
+      if (now - c.lastSeen > WS_READ_WAIT_MS || (c.pending > 0 && now - c.lastProgress > WS_WRITE_WAIT_MS)) {
+        c.ws.terminate();
+        continue;
+      }
+      if (now - c.lastPing >= WS_PING_PERIOD_MS) {
+        c.lastPing = now;
+        try { c.ws.ping(); } catch { /* closing */ }
+      }
+    }
+  }, 1000);
+  ticker.unref();
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host, () => resolve());
+    server.listen(o.port, o.host, () => { server.off('error', reject); resolve(); });
   });
+  server.on('error', (e) => log.error('rpc server error', { err: String(e) }));
   const port = (server.address() as AddressInfo).port;
   return {
     port,
     close: () => new Promise<void>((resolve) => {
+      clearInterval(ticker);
       for (const c of wss.clients) c.terminate();
       wss.close();
       server.closeAllConnections();
