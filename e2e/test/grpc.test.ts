@@ -7,7 +7,8 @@ import { QueryAllBalancesRequest, QueryAllBalancesResponse } from 'cosmjs-types/
 import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { GetNodeInfoRequest, GetNodeInfoResponse } from 'cosmjs-types/cosmos/base/tendermint/v1beta1/query';
 import {
-  BroadcastMode, BroadcastTxRequest, BroadcastTxResponse, GetTxRequest, GetTxResponse, SimulateRequest, SimulateResponse,
+  BroadcastMode, BroadcastTxRequest, BroadcastTxResponse, GetTxRequest, GetTxResponse, GetTxsEventRequest, GetTxsEventResponse,
+  OrderBy, SimulateRequest, SimulateResponse,
 } from 'cosmjs-types/cosmos/tx/v1beta1/service';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { FileDescriptorProto } from 'cosmjs-types/google/protobuf/descriptor';
@@ -178,7 +179,7 @@ describe('e2e: gRPC server', function () {
     expect(r.value!.defaultNodeInfo!.network).to.equal(CHAIN_ID);
   });
 
-  it('simulates, broadcasts (SYNC) and finds a signed tx, all over gRPC', async () => {
+  it('simulates, broadcasts (SYNC), gets and searches a signed tx, all over gRPC', async () => {
     const wallet = await devWallet(2);
     const [sender] = await wallet.getAccounts();
     const recipient = (await (await devWallet(7)).getAccounts())[0]!.address;
@@ -221,6 +222,21 @@ describe('e2e: gRPC server', function () {
     expect(got.tx!.body!.messages[0]!.typeUrl).to.equal('/cosmos.bank.v1beta1.MsgSend');
     const canonical = await call(client, '/chain.tx.v1beta1.Service/GetTx', GetTxRequest, { hash }, GetTxResponse);
     expect(canonical.value!.tx!.body!.messages[0]!.typeUrl).to.equal('/chain.bank.v1beta1.MsgSend');
+
+    // GetTxsEvent: the 0.50 `query` form and the older repeated `events`, both through the index
+    const byQuery = await call(client, '/cosmos.tx.v1beta1.Service/GetTxsEvent', GetTxsEventRequest,
+      { query: `message.sender='${sender!.address}' AND message.action='/cosmos.bank.v1beta1.MsgSend'`, orderBy: OrderBy.ORDER_BY_DESC, limit: 5n }, GetTxsEventResponse);
+    expect(byQuery.err, byQuery.err?.message).to.equal(undefined);
+    expect(byQuery.value!.txResponses[0]!.txhash).to.equal(hash);
+    expect(byQuery.value!.txs[0]!.body!.memo).to.equal('over grpc');
+    expect(byQuery.value!.total >= 1n).to.equal(true);
+    const byEvents = await call(client, '/chain.tx.v1beta1.Service/GetTxsEvent', GetTxsEventRequest,
+      { events: [`tx.height=${got.txResponse!.height}`, `message.sender='${sender!.address}'`] }, GetTxsEventResponse);
+    expect(byEvents.value!.txResponses.map((t) => t.txhash)).to.include(hash);
+    const badQuery = await call(client, '/cosmos.tx.v1beta1.Service/GetTxsEvent', GetTxsEventRequest, { query: 'message.sender >' }, GetTxsEventResponse);
+    expect(badQuery.err?.code).to.equal(grpc.status.INVALID_ARGUMENT);
+    const tooMany = await call(client, '/cosmos.tx.v1beta1.Service/GetTxsEvent', GetTxsEventRequest, { query: 'tx.height>0', limit: 101n }, GetTxsEventResponse);
+    expect(tooMany.err?.code).to.equal(grpc.status.INVALID_ARGUMENT);
 
     const after = await call(client, '/chain.bank.v1beta1.Query/AllBalances', QueryAllBalancesRequest, { address: recipient }, QueryAllBalancesResponse);
     expect(BigInt(after.value!.balances[0]!.amount) - beforeAmount).to.equal(4242n);
