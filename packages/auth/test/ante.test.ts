@@ -204,6 +204,20 @@ describe('auth: ante handler', () => {
     expect(wrongSeq.code).to.equal(32);
   });
 
+  it('simulate needs no signatures: none at all or empty ones, both charged the size of a real one', async () => {
+    const signed = await chain.app.simulate(chain.send(A, B.address));
+    const none = await chain.app.simulate(chain.send(A, B.address, { signatures: [] }));
+    const empty = await chain.app.simulate(chain.send(A, B.address, { signatures: [new Uint8Array()] }));
+    expect([none.code, empty.code], none.log).to.deep.equal([0, 0]);
+    // a real signature is 64 bytes plus framing; the estimate charges at least that much
+    expect(none.gasUsed).to.be.at.least(signed.gasUsed);
+    expect(empty.gasUsed).to.be.at.least(signed.gasUsed);
+    expect(none.gasUsed - signed.gasUsed).to.be.below(1000);
+    // outside simulation a tx without signatures is refused
+    const check = await chain.app.checkTx(chain.send(A, B.address, { signatures: [] }));
+    expect([check.code, check.codespace]).to.deep.equal([15, 'sdk']);
+  });
+
   it('tx_sig_limit from genesis params bounds the number of signers (code 14)', async () => {
     const c = await TestChain.create();
     try {
