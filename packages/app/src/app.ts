@@ -235,9 +235,9 @@ export class App {
 
   // ---- Query ----------------------------------------------------------------------------------------------
 
-  /** A read-only context over the latest committed state. */
-  queryContext(store: KVStore = this.store.state): Context {
-    return new Context(store, { ...this.lastBlock, height: this.store.lastHeight }, 'query', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
+  /** A read-only context over the latest committed state (or `store`, the state at `height`). */
+  queryContext(store: KVStore = this.store.state, height: number = this.store.lastHeight): Context {
+    return new Context(store, { ...this.lastBlock, height }, 'query', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
   }
 
   /**
@@ -266,8 +266,14 @@ export class App {
     if (!route) throw Errors.UnknownRequest.wrap(`unknown query path ${path}`);
     const h = height && height > 0 ? height : this.store.lastHeight;
     if (h > this.store.lastHeight) throw Errors.InvalidHeight.wrap(`cannot query with height in the future; please provide a valid height`);
-    const store = h === this.store.lastHeight ? this.store.state : await this.store.snapshotAt(h);
-    return route.handler(this.queryContext(store), req);
+    // a pinned view: a handler that yields to the event loop (an EVM call) keeps seeing height h while
+    // blocks commit meanwhile
+    const view = await this.store.openView(h);
+    try {
+      return await route.handler(this.queryContext(view.store, h), req);
+    } finally {
+      view.release();
+    }
   }
 
   // ---- tx execution ---------------------------------------------------------------------------------------

@@ -22,11 +22,22 @@ import {
 } from './layout.js';
 import { MemKVStore } from './mem.js';
 import { branch } from './cache.js';
-import type { BatchOp, Bytes, Change, KVStore } from './types.js';
+import type { BatchOp, Bytes, CacheKVStore, Change, KVStore } from './types.js';
 
 type DB = ClassicLevel<Bytes, Bytes>;
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * A read-only view of the state at one height that stays at that height while later blocks commit
+ * (see {@link CommitStore.openView}). `release()` it when done; until then every commit copies the
+ * previous values of the keys it changes into the view.
+ */
+export interface StateView {
+  readonly store: KVStore;
+  readonly height: number;
+  release(): void;
+}
 
 /** Options of {@link CommitStore.iterateRaw}. */
 export interface RawIterateOptions {
@@ -47,6 +58,7 @@ export class CommitStore {
   private appHash: Bytes;
   private committing = false;
   private readonly snapshots = new Map<number, { at: number; view: KVStore }>();
+  private readonly pinned = new Set<PinnedView>();
 
   private constructor(
     private readonly db: DB,
@@ -143,7 +155,9 @@ export class CommitStore {
       } finally {
         await batch.close().catch(() => undefined); // idempotent; frees the batch after a failure
       }
-      // The batch is durable: now (and only now) publish the block in memory.
+      // The batch is durable: now (and only now) publish the block in memory, after every open view
+      // kept the values it sees of the keys about to change.
+      for (const v of this.pinned) v.preserve(sorted);
       const mem = this.mem;
       for (const c of sorted) {
         if (c.value === undefined) mem.delete(c.key);
@@ -184,6 +198,24 @@ export class CommitStore {
     if (this.snapshots.size >= 8) this.snapshots.delete(this.snapshots.keys().next().value!);
     this.snapshots.set(height, { at: this.height, view });
     return view;
+  }
+
+  /**
+   * A view of the state at the end of block `height` (default: the last one) that keeps showing that
+   * state while later blocks commit, for work that awaits between reads (a query that yields to the
+   * event loop). Opening one at the last height costs nothing; each commit while it is open copies the
+   * previous values of the changed keys into it. Call `release()` when done.
+   */
+  async openView(height: number = this.height): Promise<StateView> {
+    const base = height === this.height ? this.state : await this.snapshotAt(height);
+    const view = new PinnedView(base, () => this.pinned.delete(view));
+    this.pinned.add(view);
+    return { store: view.store, height, release: () => view.release() };
+  }
+
+  /** Number of views opened by {@link openView} and not yet released. */
+  get openViews(): number {
+    return this.pinned.size;
   }
 
   /** The value of `key` at the end of block `height` (0 <= height <= lastHeight; 0 = before genesis). */
@@ -279,6 +311,40 @@ export class CommitStore {
     if (!Number.isSafeInteger(height) || height < 0 || height > this.height) {
       throw new RangeError(`height ${height} is not in [0, ${this.height}]`);
     }
+  }
+}
+
+/**
+ * A view over `base` (the live state, or a snapshot overlaid on it) that is pinned: before a commit
+ * changes the live state, `preserve` writes the values `base` shows of the changed keys into the view's
+ * own overlay (once per key: the first pre-image is the one at the view's height).
+ */
+class PinnedView {
+  private readonly overlay: CacheKVStore;
+  private readonly kept = new Set<string>();
+  private released = false;
+  readonly store: KVStore;
+
+  constructor(private readonly base: KVStore, private readonly onRelease: () => void) {
+    this.overlay = branch(base);
+    this.store = readOnly(this.overlay);
+  }
+
+  preserve(changes: readonly Change[]): void {
+    for (const c of changes) {
+      const k = toKey(c.key);
+      if (this.kept.has(k)) continue;
+      this.kept.add(k);
+      const v = this.base.get(c.key);
+      if (v === undefined) this.overlay.delete(c.key);
+      else this.overlay.set(c.key, v);
+    }
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.onRelease();
   }
 }
 

@@ -3,7 +3,7 @@ export type { Bytes, KVStore, CacheKVStore, Change, BatchOp } from './types.js';
 export { MemKVStore } from './mem.js';
 export { branch } from './cache.js';
 export { prefixStore, prefixEnd } from './prefix.js';
-export { CommitStore, type RawIterateOptions } from './commit.js';
+export { CommitStore, type RawIterateOptions, type StateView } from './commit.js';
 export { GENESIS_APP_HASH, leafHash, merkleRoot, nextAppHash, uvarint } from './apphash.js';
 export {
   NS_STATE,

@@ -46,3 +46,50 @@ describe('CommitStore.snapshotAt', () => {
     }
   });
 });
+
+describe('CommitStore.openView', () => {
+  it('keeps showing its height while later blocks commit, until released', async () => {
+    const dir = tempDir('view');
+    const store = await CommitStore.open(dir.dir);
+    try {
+      const r = rng(11);
+      const model = new Map<string, string>();
+      const history: Map<string, string>[] = [new Map()];
+      const views: { height: number; view: Awaited<ReturnType<CommitStore['openView']>> }[] = [];
+      const dump = (v: { iterator(): IterableIterator<[Uint8Array, Uint8Array]> }) =>
+        [...v.iterator()].map(([k, x]) => `${Buffer.from(k).toString()}=${Buffer.from(x).toString()}`);
+      const want = (h: number) => [...history[h]!.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`);
+      for (let h = 1; h <= 10; h++) {
+        // a view of the latest state opened before this commit, and one of a past height
+        views.push({ height: h - 1, view: await store.openView() });
+        if (h > 2) views.push({ height: h - 2, view: await store.openView(h - 2) });
+        const changes = new Map<string, Change>();
+        for (let i = 0; i < 15; i++) {
+          const k = `k${randInt(r, 30).toString().padStart(2, '0')}`;
+          if (randInt(r, 4) === 0) changes.set(k, { key: s(k), value: undefined });
+          else changes.set(k, { key: s(k), value: s(`v${h}-${i}`) });
+        }
+        await store.commit(h, [...changes.values()]);
+        for (const [k, c] of changes) {
+          if (c.value === undefined) model.delete(k);
+          else model.set(k, Buffer.from(c.value).toString());
+        }
+        history.push(new Map(model));
+        for (const { height, view } of views) {
+          expect(dump(view.store), `view at ${height} after commit ${h}`).to.deep.equal(want(height));
+          expect(view.height).to.equal(height);
+          for (const [k, v] of history[height]!) expect(Buffer.from(view.store.get(s(k))!).toString()).to.equal(v);
+          expect(dump({ iterator: () => view.store.iterator(undefined, undefined, true) })).to.deep.equal(want(height).reverse());
+        }
+      }
+      expect(store.openViews).to.equal(views.length);
+      for (const { view } of views) view.release();
+      views[0]!.view.release(); // idempotent
+      expect(store.openViews).to.equal(0);
+      expect(() => views[0]!.view.store.set(s('x'), s('y'))).to.throw(/read-only/);
+    } finally {
+      await store.close();
+      dir.remove();
+    }
+  });
+});
