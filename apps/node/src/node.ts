@@ -51,6 +51,10 @@ export interface ChainParts {
 export interface BuildChainOptions {
   /** block hash by height, for the EVM's BLOCKHASH (the node passes the block store's) */
   readonly blockHash?: (height: bigint) => Uint8Array | undefined;
+  /** gas cap of eth_call / eth_estimateGas (`[json-rpc] gas-cap`; 0 = the default) */
+  readonly evmGasCap?: bigint;
+  /** time limit of eth_call / eth_estimateGas (`[json-rpc] evm-timeout`; 0 = none) */
+  readonly evmQueryTimeoutMs?: number;
 }
 
 /** Builds the registry, keepers, modules and app on a store (usable without the node, e.g. in tests). */
@@ -62,7 +66,11 @@ export function buildChain(store: CommitStore, genesis: GenesisDoc, minGasPrices
   const accountKeeper = new AccountKeeper({ registry, addressCodec, moduleAccounts: MODULE_ACCOUNTS });
   const blocked = new Set(Object.keys(MODULE_ACCOUNTS).map((n) => addressCodec.encode(accountKeeper.getModuleAddress(n))));
   const bankKeeper = new BankKeeper({ registry, accountKeeper, blockedAddresses: blocked });
-  const evmKeeper = new EvmKeeper({ registry, accountKeeper, bankKeeper, blockHash: opts.blockHash });
+  const evmKeeper = new EvmKeeper({
+    registry, accountKeeper, bankKeeper, blockHash: opts.blockHash,
+    gasCap: opts.evmGasCap ? opts.evmGasCap : undefined,
+    queryTimeoutMs: opts.evmQueryTimeoutMs === 0 ? Infinity : opts.evmQueryTimeoutMs,
+  });
   const app = new App({
     registry,
     store,
@@ -104,7 +112,12 @@ export class Node {
     const store = await CommitStore.open(join(dataDir, 'chain.db'));
     try {
       let engineRef: Engine | undefined;
-      const parts = buildChain(store, genesis, config.app['minimum-gas-prices'], { blockHash: (h) => engineRef?.blocks.blockHashSync(Number(h)) });
+      const jsonRpc = config.app['json-rpc'];
+      const parts = buildChain(store, genesis, config.app['minimum-gas-prices'], {
+        blockHash: (h) => engineRef?.blocks.blockHashSync(Number(h)),
+        evmGasCap: BigInt(jsonRpc['gas-cap']),
+        evmQueryTimeoutMs: parseDurationMs(jsonRpc['evm-timeout']),
+      });
       const rpcCfg = config.config.rpc;
       const bus = new EventBus({
         maxClients: rpcCfg.max_subscription_clients,

@@ -59,6 +59,61 @@ interface Lane { readonly evm: EVM; readonly sm: ContextStateManager }
 const ZERO_HASH = new Uint8Array(32);
 const ZERO_ADDRESS = new Uint8Array(20);
 
+/**
+ * Limits of a run that must not hold the event loop (eth_call, gas estimation): the run yields to the
+ * event loop every `sliceMs` of execution, so blocks keep being produced and other requests served, and
+ * is aborted once `deadline` (a `performance.now()` time) has passed.
+ */
+export interface RunBudget {
+  readonly deadline: number;
+  /** the timeout the deadline came from, for the error message */
+  readonly timeoutMs: number;
+  readonly sliceMs?: number;
+}
+
+/** A run aborted by its {@link RunBudget} deadline (geth: `execution aborted (timeout = 5s)`). */
+export class ExecutionTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`execution aborted (timeout = ${formatSeconds(timeoutMs)})`);
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+interface BudgetState { readonly budget: RunBudget; sliceEnd: number; jumps: number }
+
+/** Budgets of the runs in progress, by EVM instance (a lane runs one message at a time). */
+const budgets = new WeakMap<EVM, BudgetState>();
+/** JUMPDESTs between clock reads: every loop iteration passes one, so no long run escapes the check. */
+const JUMPS_PER_CHECK = 512;
+
+/**
+ * JUMPDEST (0x5b, 1 gas, no effect) with a budget check: every loop of EVM code passes a JUMPDEST, so a
+ * run under a budget reads the clock every JUMPS_PER_CHECK of them, yields when its slice is used up and
+ * throws past its deadline. Only the lanes of budgeted runs (queries) have it; transactions run the
+ * built-in JUMPDEST.
+ */
+const budgetedJumpdest = {
+  opcode: 0x5b,
+  opcodeName: 'JUMPDEST',
+  baseFee: 1,
+  logicFunction: async (runState: { interpreter: { _evm: EVM } }): Promise<void> => {
+    const st = budgets.get(runState.interpreter._evm);
+    if (st === undefined || ++st.jumps % JUMPS_PER_CHECK !== 0) return;
+    const now = performance.now();
+    if (now > st.budget.deadline) throw new ExecutionTimeoutError(st.budget.timeoutMs);
+    if (now > st.sliceEnd) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      st.sliceEnd = performance.now() + (st.budget.sliceMs ?? DEFAULT_SLICE_MS);
+    }
+  },
+};
+
+/** Execution time a budgeted run takes before it lets the event loop run. */
+const DEFAULT_SLICE_MS = 20;
+
 /** Address of the EIP-4844 point evaluation precompile. */
 export const POINT_EVALUATION_ADDRESS = '0x000000000000000000000000000000000000000a';
 
@@ -83,7 +138,8 @@ function vmErrorText(error: string, ret: Uint8Array): string {
 }
 
 export class Executor {
-  private readonly lanes = new Map<bigint, Lane[]>();
+  /** Idle lanes by chain id and kind: budgeted ones (queries) run the yielding JUMPDEST, the others not. */
+  private readonly lanes = new Map<string, Lane[]>();
 
   constructor(
     private readonly deps: StateManagerDeps,
@@ -91,8 +147,8 @@ export class Executor {
     private readonly blockHash?: (height: bigint) => Uint8Array | undefined,
   ) {}
 
-  private async acquire(chainId: bigint): Promise<Lane> {
-    const idle = this.lanes.get(chainId)?.pop();
+  private async acquire(pool: string, chainId: bigint, budgeted: boolean): Promise<Lane> {
+    const idle = this.lanes.get(pool)?.pop();
     if (idle) return idle;
     const sm = new ContextStateManager(this.deps);
     const lookup = this.blockHash;
@@ -106,22 +162,31 @@ export class Executor {
       stateManager: sm,
       blockchain,
       customPrecompiles: [{ address: POINT_EVALUATION_ADDRESS, function: pointEvaluationUnavailable }],
+      // an awaited JUMPDEST costs ~20% on loops: only lanes of budgeted runs have it
+      customOpcodes: budgeted ? [budgetedJumpdest] : undefined,
     });
     return { evm, sm };
   }
 
-  private release(chainId: bigint, lane: Lane): void {
-    let list = this.lanes.get(chainId);
-    if (!list) { list = []; this.lanes.set(chainId, list); }
+  private release(pool: string, lane: Lane): void {
+    let list = this.lanes.get(pool);
+    if (!list) { list = []; this.lanes.set(pool, list); }
     if (list.length < 8) list.push(lane);
   }
 
-  /** Executes `m` against the state of `ctx` (writes land in ctx's store). */
-  async run(ctx: Context, chainId: bigint, denom: string, env: BlockEnv, m: Message): Promise<ExecutionResult> {
-    const lane = await this.acquire(chainId);
+  /**
+   * Executes `m` against the state of `ctx` (writes land in ctx's store). With a `budget` the run yields
+   * to the event loop regularly and throws {@link ExecutionTimeoutError} past its deadline (ctx's store
+   * must then be discarded); `ctx` must then be a view that other work cannot change meanwhile.
+   */
+  async run(ctx: Context, chainId: bigint, denom: string, env: BlockEnv, m: Message, budget?: RunBudget): Promise<ExecutionResult> {
+    const pool = `${chainId}${budget ? '/budgeted' : ''}`;
+    const lane = await this.acquire(pool, chainId, budget !== undefined);
     const { evm, sm } = lane;
     sm.bind(ctx, denom);
     const journal = evm.journal;
+    let aborted = false;
+    if (budget) budgets.set(evm, { budget, sliceEnd: performance.now() + (budget.sliceMs ?? DEFAULT_SLICE_MS), jumps: 0 });
     try {
       journal.cleanJournal();
       evm.transientStorage.clear();
@@ -186,11 +251,16 @@ export class Executor {
         logs: exec.logs ?? [],
         createdAddress: err === undefined ? res.createdAddress?.bytes : undefined,
       };
+    } catch (e) {
+      aborted = true;
+      throw e;
     } finally {
+      budgets.delete(evm);
       journal.cleanJournal();
       sm.originalStorageCache.clear();
       sm.unbind();
-      this.release(chainId, lane);
+      // a run thrown out of mid-execution may leave frames behind in the EVM: never reuse that lane
+      if (!aborted) this.release(pool, lane);
     }
   }
 }

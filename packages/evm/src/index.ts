@@ -1,7 +1,7 @@
 /** @chain/evm: the EVM module (Prague, @ethereumjs/evm) over the chain's store, auth and bank. */
 export { EvmModule, EVM_PROTO_DIR, EVENT_FEE_MARKET, EVENT_BLOCK_GAS, EVENT_BLOCK_BLOOM } from './module.js';
 export type { EvmGenesisState, GenesisAccount } from './module.js';
-export { EvmKeeper, FEE_COLLECTOR, DEFAULT_GAS_CAP, unmetered, addToBloom } from './keeper.js';
+export { EvmKeeper, FEE_COLLECTOR, DEFAULT_GAS_CAP, DEFAULT_QUERY_TIMEOUT_MS, unmetered, addToBloom } from './keeper.js';
 export type { EvmKeeperOptions, EvmAccountInfo, BlockTracker } from './keeper.js';
 export type { EvmAccount, EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
 export { createEvmAnteHandler, routeAnte, isEthereumTx, verifiedEthTx } from './ante.js';
@@ -13,8 +13,8 @@ export { decodeEthTx, effectiveGasPrice, hexAddress, wrapEthereumTx, revertReaso
 export type { EthTx, WrapOptions, WrappedEthTx } from './ethtx.js';
 export { ContextStateManager, CodeCache } from './statedb.js';
 export type { StateManagerDeps } from './statedb.js';
-export { Executor } from './executor.js';
-export type { Message, BlockEnv, ExecutionResult, EvmLog } from './executor.js';
+export { Executor, ExecutionTimeoutError } from './executor.js';
+export type { Message, BlockEnv, ExecutionResult, EvmLog, RunBudget } from './executor.js';
 export { DEFAULT_EVM_PARAMS, INITIAL_BASE_FEE, parseParams, nextBaseFee } from './params.js';
 export type { EvmParams, ParsedParams } from './params.js';
 export { EvmErrors } from './errors.js';

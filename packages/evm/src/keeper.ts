@@ -9,7 +9,7 @@ import { prefixEnd } from '@chain/store';
 import type { EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
 import { parseEip155ChainId } from './crypto.js';
 import { Executor } from './executor.js';
-import type { BlockEnv, ExecutionResult, Message, EvmLog } from './executor.js';
+import type { BlockEnv, ExecutionResult, Message, EvmLog, RunBudget } from './executor.js';
 import { DEFAULT_EVM_PARAMS, parseParams } from './params.js';
 import type { EvmParams, ParsedParams } from './params.js';
 import { CodeCache } from './statedb.js';
@@ -20,6 +20,8 @@ import {
 export const FEE_COLLECTOR = 'fee_collector';
 /** eth_call / eth_estimateGas gas cap (Ethermint's `gas-cap` default) */
 export const DEFAULT_GAS_CAP = 25_000_000n;
+/** eth_call / eth_estimateGas time limit (Ethermint's `evm-timeout` default) */
+export const DEFAULT_QUERY_TIMEOUT_MS = 5000;
 
 export interface EvmKeeperOptions {
   readonly registry: ProtoRegistry;
@@ -33,6 +35,11 @@ export interface EvmKeeperOptions {
   readonly blockHash?: (height: bigint) => Uint8Array | undefined;
   /** gas cap of eth_call and eth_estimateGas */
   readonly gasCap?: bigint;
+  /**
+   * Time limit of one eth_call / eth_estimateGas query (default 5 s, Ethermint's `evm-timeout`); such
+   * queries also yield to the event loop while they run, so they never stall block production.
+   */
+  readonly queryTimeoutMs?: number;
 }
 
 /** Counters of the block being finalized (deliver mode only). */
@@ -72,6 +79,7 @@ export class EvmKeeper {
   readonly bank: EvmBankKeeper;
   readonly feeCollector: string;
   readonly gasCap: bigint;
+  readonly queryTimeoutMs: number;
   private readonly executor: Executor;
   private readonly fixedChainId: bigint | undefined;
   private readonly chainIds = new Map<string, bigint>();
@@ -84,6 +92,7 @@ export class EvmKeeper {
     this.bank = opts.bankKeeper;
     this.feeCollector = opts.feeCollector ?? FEE_COLLECTOR;
     this.gasCap = opts.gasCap ?? DEFAULT_GAS_CAP;
+    this.queryTimeoutMs = opts.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     this.fixedChainId = opts.ethChainId;
     this.executor = new Executor({ ak: this.ak, bank: this.bank, feeCollector: this.feeCollector, codeCache: new CodeCache() }, opts.blockHash);
   }
@@ -207,11 +216,19 @@ export class EvmKeeper {
     };
   }
 
-  /** Runs a message on the state of `ctx` (unmetered; writes land in ctx's store). */
-  async execute(ctx: Context, m: Message, env?: BlockEnv): Promise<ExecutionResult> {
+  /**
+   * Runs a message on the state of `ctx` (unmetered; writes land in ctx's store). A `budget` (queries
+   * only) makes the run yield to the event loop and abort at its deadline (see Executor.run).
+   */
+  async execute(ctx: Context, m: Message, env?: BlockEnv, budget?: RunBudget): Promise<ExecutionResult> {
     const u = unmetered(ctx);
     const params = this.params(u);
-    return this.executor.run(u, this.chainId(u), params.denom, env ?? this.blockEnv(u, this.getBaseFee(u), params), m);
+    return this.executor.run(u, this.chainId(u), params.denom, env ?? this.blockEnv(u, this.getBaseFee(u), params), m, budget);
+  }
+
+  /** The budget of one eth_call / eth_estimateGas query starting now. */
+  queryBudget(): RunBudget {
+    return { deadline: performance.now() + this.queryTimeoutMs, timeoutMs: this.queryTimeoutMs };
   }
 
   // ---- block counters ----

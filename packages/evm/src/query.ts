@@ -7,7 +7,8 @@ import { branch } from '@chain/store';
 import { createLegacyTx } from '@ethereumjs/tx';
 import { KECCAK256_NULL, bytesToHex } from '@ethereumjs/util';
 import { commonFor } from './crypto.js';
-import type { ExecutionResult } from './executor.js';
+import { ExecutionTimeoutError } from './executor.js';
+import type { ExecutionResult, RunBudget } from './executor.js';
 import { hexAddress } from './ethtx.js';
 import type { EvmKeeper } from './keeper.js';
 
@@ -74,19 +75,27 @@ function callArgs(keeper: EvmKeeper, ctx: Context, req: ProtoObject): CallArgs {
   return { from, to, data, value, gasPrice, gas, intrinsicGas, floorGas: minGas > intrinsicGas ? minGas : 0n, minGas };
 }
 
-/** Runs the call with gas limit `gas` on a throwaway branch of the query state. */
-async function simulate(keeper: EvmKeeper, ctx: Context, a: CallArgs, gas: bigint): Promise<ExecutionResult> {
+/**
+ * Runs the call with gas limit `gas` on a throwaway branch of the query state, within the query's
+ * budget (it yields to the event loop while it runs; past the deadline: DEADLINE_EXCEEDED).
+ */
+async function simulate(keeper: EvmKeeper, ctx: Context, a: CallArgs, gas: bigint, budget: RunBudget): Promise<ExecutionResult> {
   if (gas < a.minGas) throw invalid(`intrinsic gas too low: have ${gas}, want ${a.minGas}`);
-  return keeper.execute(ctx.withStore(branch(ctx.ms)), {
-    caller: a.from, to: a.to, value: a.value, data: a.data, gasLimit: gas, gasPrice: a.gasPrice,
-    intrinsicGas: a.intrinsicGas, floorGas: a.floorGas, accessList: [], nonceIncremented: false,
-  });
+  try {
+    return await keeper.execute(ctx.withStore(branch(ctx.ms)), {
+      caller: a.from, to: a.to, value: a.value, data: a.data, gasLimit: gas, gasPrice: a.gasPrice,
+      intrinsicGas: a.intrinsicGas, floorGas: a.floorGas, accessList: [], nonceIncremented: false,
+    }, undefined, budget);
+  } catch (e) {
+    if (e instanceof ExecutionTimeoutError) throw statusError(GrpcCode.DEADLINE_EXCEEDED, e.message);
+    throw e;
+  }
 }
 
 /** eth_call: the result of running the call at the latest state, nothing persisted. */
 export async function ethCall(keeper: EvmKeeper, ctx: Context, req: ProtoObject): Promise<ProtoObject> {
   const a = callArgs(keeper, ctx, req);
-  const r = await simulate(keeper, ctx, a, a.gas);
+  const r = await simulate(keeper, ctx, a, a.gas, keeper.queryBudget());
   return {
     hash: '',
     logs: r.logs.map(([address, topics, data], i) => ({
@@ -106,9 +115,10 @@ export async function ethCall(keeper: EvmKeeper, ctx: Context, req: ProtoObject)
  */
 export async function estimateGas(keeper: EvmKeeper, ctx: Context, req: ProtoObject): Promise<ProtoObject> {
   const a = callArgs(keeper, ctx, req);
-  const first = await simulate(keeper, ctx, a, a.gas);
+  const budget = keeper.queryBudget(); // one deadline for the whole search
+  const first = await simulate(keeper, ctx, a, a.gas, budget);
   if (first.vmError !== undefined) return { gas: 0n, ret: first.ret, vm_error: first.vmError };
-  const ok = async (gas: bigint): Promise<boolean> => (await simulate(keeper, ctx, a, gas)).vmError === undefined;
+  const ok = async (gas: bigint): Promise<boolean> => (await simulate(keeper, ctx, a, gas, budget)).vmError === undefined;
   let lo = (first.gasBeforeRefund > a.minGas ? first.gasBeforeRefund : a.minGas) - 1n;
   let hi = a.gas;
   if (await ok(lo + 1n)) return { gas: lo + 1n, ret: new Uint8Array(), vm_error: '' };

@@ -66,6 +66,18 @@ contract Boom {
   constructor() payable { x = 1; selfdestruct(payable(msg.sender)); }
 }
 
+/** long-running calls, for the query budget */
+contract Spin {
+  uint256 public x = 1;
+  function set(uint256 v) external { x = v; }
+  function spin() external pure returns (uint256 s) { while (true) { s += 1; } }
+  function spinThenRead(uint256 n) external view returns (uint256) {
+    uint256 s;
+    for (uint256 i; i < n; i++) s += i;
+    return x + (s == type(uint256).max ? 1 : 0);
+  }
+}
+
 /** SELFDESTRUCT to itself in the creating tx: Ethereum burns the value */
 contract Burn {
   constructor() payable { selfdestruct(payable(address(this))); }
@@ -77,7 +89,7 @@ export interface Compiled { readonly abi: unknown[]; readonly bytecode: Uint8Arr
 let cache: Record<string, Compiled> | undefined;
 
 /** Compiles the test contracts once per process. */
-export function contracts(): Record<'Token' | 'Child' | 'Parent' | 'Boom' | 'Burn', Compiled> {
+export function contracts(): Record<'Token' | 'Child' | 'Parent' | 'Boom' | 'Burn' | 'Spin', Compiled> {
   if (!cache) {
     const input = {
       language: 'Solidity',
@@ -93,7 +105,7 @@ export function contracts(): Record<'Token' | 'Child' | 'Parent' | 'Boom' | 'Bur
     cache = {};
     for (const [name, c] of Object.entries(out.contracts['Test.sol']!)) cache[name] = { abi: c.abi, bytecode: Buffer.from(c.evm.bytecode.object, 'hex') };
   }
-  return cache as Record<'Token' | 'Child' | 'Parent' | 'Boom' | 'Burn', Compiled>;
+  return cache as Record<'Token' | 'Child' | 'Parent' | 'Boom' | 'Burn' | 'Spin', Compiled>;
 }
 
 export type AbiValue = bigint | Uint8Array;

@@ -90,6 +90,8 @@ export interface ChainOptions {
   readonly evmGenesis?: Record<string, unknown>;
   /** extra bank balances (bech32 → amount) */
   readonly balances?: Record<string, bigint>;
+  /** the keeper's eth_call / eth_estimateGas time limit */
+  readonly queryTimeoutMs?: number;
 }
 
 /** One auth + bank + evm chain on a CommitStore in a temp dir, dev keys 0..4 funded with 1000 ETH. */
@@ -112,7 +114,7 @@ export class EvmTestChain {
     const ak = new AccountKeeper({ registry, addressCodec, moduleAccounts: MODULE_ACCOUNTS });
     const blocked = new Set(Object.keys(MODULE_ACCOUNTS).map((n) => addressCodec.encode(ak.getModuleAddress(n))));
     const bk = new BankKeeper({ registry, accountKeeper: ak, blockedAddresses: blocked });
-    const evm = new EvmKeeper({ registry, accountKeeper: ak, bankKeeper: bk });
+    const evm = new EvmKeeper({ registry, accountKeeper: ak, bankKeeper: bk, queryTimeoutMs: opts.queryTimeoutMs });
     const app = new App({
       registry,
       store,

@@ -7,7 +7,7 @@ import type { Backend, EthBlock } from './backend.js';
 import { blockLogs, formatBlock, formatReceipt, formatTx, parseCriteria } from './format.js';
 import type { Handler, RpcContext } from './types.js';
 import {
-  InvalidParams, Reverted, ServerError, hex, parseAddr, parseBool, parseData, parseQty, qty, withTimeout,
+  InvalidParams, Reverted, ServerError, hex, parseAddr, parseBool, parseData, parseQty, qty,
 } from './util.js';
 
 const obj = (v: unknown, name: string): Record<string, unknown> => {
@@ -77,12 +77,13 @@ export const ethMethods: Record<string, Handler> = {
     return String((await backend.query('Storage', { address: parseAddr(addr), key }, tag)).value);
   },
   eth_call: async ([call, tag], ctx) => {
-    const r = await withTimeout(ctx.backend.query('EthCall', callRequest(call, ctx), tag), ctx.settings.evmTimeoutMs, 'eth_call');
+    // the evm keeper enforces `evm-timeout` (the run yields while it executes and aborts at the deadline)
+    const r = await ctx.backend.query('EthCall', callRequest(call, ctx), tag);
     if (r.vm_error) throw failure(String(r.vm_error), r.ret as Uint8Array);
     return hex((r.ret as Uint8Array | undefined) ?? new Uint8Array());
   },
   eth_estimateGas: async ([call, tag], ctx) => {
-    const r = await withTimeout(ctx.backend.query('EstimateGas', callRequest(call, ctx), tag ?? 'latest'), ctx.settings.evmTimeoutMs, 'eth_estimateGas');
+    const r = await ctx.backend.query('EstimateGas', callRequest(call, ctx), tag ?? 'latest');
     if (r.vm_error) throw failure(String(r.vm_error), r.ret as Uint8Array);
     return qty(BigInt(r.gas as bigint));
   },

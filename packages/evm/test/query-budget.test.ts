@@ -1,0 +1,78 @@
+/**
+ * eth_call / eth_estimateGas under the keeper's query budget: a long call yields to the event loop
+ * (timers and blocks go on), sees the state of its height even when a block commits meanwhile, and is
+ * aborted at the time limit with geth's message.
+ */
+import { expect } from 'chai';
+import { bigIntToBytes, generateAddress } from '@ethereumjs/util';
+import { hexAddress } from '../src/index.js';
+import { EvmTestChain, ethKey } from './helpers.js';
+import { calldata, contracts, word } from './contracts.js';
+
+/** Counts timer ticks while `p` runs: a starved event loop gives none. */
+async function ticksDuring<T>(p: () => Promise<T>): Promise<{ value: T | undefined; error: unknown; ticks: number; ms: number }> {
+  let ticks = 0;
+  const t = setInterval(() => { ticks++; }, 5);
+  const start = performance.now();
+  try {
+    return { value: await p(), error: undefined, ticks, ms: performance.now() - start };
+  } catch (error) {
+    return { value: undefined, error, ticks, ms: performance.now() - start };
+  } finally {
+    clearInterval(t);
+  }
+}
+
+describe('evm query budget (eth_call / eth_estimateGas)', function () {
+  this.timeout(60_000);
+  let chain: EvmTestChain;
+  let spin: string;
+  const alice = ethKey(0);
+
+  before(async () => {
+    chain = await EvmTestChain.create({ queryTimeoutMs: 1000 });
+    const res = await chain.deliver(chain.ethTx(alice, { data: contracts().Spin.bytecode, gasLimit: 1_000_000n }));
+    expect(res.code, res.log).to.equal(0);
+    spin = hexAddress(generateAddress(alice.addr, bigIntToBytes(0n)));
+  });
+
+  after(async () => {
+    await chain?.close();
+  });
+
+  it('aborts an endless call at the time limit without starving the event loop', async () => {
+    const r = await ticksDuring(() => chain.call({ to: spin, data: calldata('spin()'), gas: 25_000_000n }));
+    expect(String(r.error)).to.match(/DeadlineExceeded desc = execution aborted \(timeout = 1s\)/);
+    expect(r.ms).to.be.at.least(990);
+    // the call ran ~1 s; a starved loop would have let no 5 ms tick through
+    expect(r.ticks).to.be.at.least(5);
+    // the same limit for the whole gas estimation
+    const est = await ticksDuring(() => chain.query('EstimateGas', { from: '', to: spin, data: calldata('spin()'), value: '', gas: 25_000_000n, gas_price: '' }));
+    expect(String(est.error)).to.match(/execution aborted \(timeout = 1s\)/);
+    // the executor still works afterwards
+    const x = await chain.call({ to: spin, data: calldata('x()') });
+    expect(word(x.ret)).to.equal(1n);
+  });
+
+  it('keeps seeing the state of its height while a block commits during the call', async () => {
+    // a loop long enough to yield several times (well under the limit)
+    const call = chain.call({ to: spin, data: calldata('spinThenRead(uint256)', 20_000n), gas: 25_000_000n });
+    let settled = false;
+    void call.then(() => { settled = true; }, () => { settled = true; });
+    const res = await chain.deliver(chain.ethTx(alice, { to: spin, data: calldata('set(uint256)', 2n), gasLimit: 100_000n }));
+    expect(res.code, res.log).to.equal(0);
+    expect(settled, 'the call finished before the block: it did not yield').to.equal(false);
+    const r = await call;
+    expect(r.vm_error).to.equal('');
+    expect(word(r.ret)).to.equal(1n); // x as of the call's height, not the 2 committed meanwhile
+    expect(word((await chain.call({ to: spin, data: calldata('x()') })).ret)).to.equal(2n);
+    expect(chain.store.openViews).to.equal(0);
+  });
+
+  it('transactions are not budgeted: a tx longer than the query limit runs to its end', async () => {
+    const start = performance.now();
+    const res = await chain.deliver(chain.ethTx(alice, { to: spin, data: calldata('spinThenRead(uint256)', 200_000n), gasLimit: 25_000_000n }));
+    expect(res.code, res.log).to.equal(0);
+    expect(performance.now() - start, 'the tx must outlast the 1 s query limit to prove anything').to.be.above(1000);
+  });
+});
