@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import solc from 'solc';
 import WebSocket from 'ws';
 import { JsonRpcProvider, Wallet, ContractFactory, Contract, Interface, parseEther } from 'ethers';
 import { createPublicClient, http } from 'viem';
@@ -7,32 +6,9 @@ import { toBech32 } from '@chain/crypto';
 import { startNode, freePort } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { getJson, postJson, DENOM } from '../src/clients.js';
+import { compileToken } from '../src/solidity.js';
 
 const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const TOKEN_SOURCE = `// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.20;
-contract Token {
-  mapping(address => uint256) public balanceOf;
-  uint256 public totalSupply;
-  event Transfer(address indexed from, address indexed to, uint256 value);
-  constructor(uint256 supply) { balanceOf[msg.sender] = supply; totalSupply = supply; emit Transfer(address(0), msg.sender, supply); }
-  function transfer(address to, uint256 value) external returns (bool) {
-    require(balanceOf[msg.sender] >= value, "insufficient balance");
-    balanceOf[msg.sender] -= value; balanceOf[to] += value;
-    emit Transfer(msg.sender, to, value);
-    return true;
-  }
-}`;
-
-function compileToken(): { abi: any[]; bytecode: string } {
-  const input = {
-    language: 'Solidity', sources: { 'T.sol': { content: TOKEN_SOURCE } },
-    settings: { evmVersion: 'prague', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
-  };
-  const out = JSON.parse(solc.compile(JSON.stringify(input)));
-  const c = out.contracts['T.sol'].Token;
-  return { abi: c.abi, bytecode: '0x' + c.evm.bytecode.object };
-}
 
 class WsClient {
   readonly messages: any[] = [];

@@ -117,7 +117,11 @@ export async function estimateGas(keeper: EvmKeeper, ctx: Context, req: ProtoObj
   const a = callArgs(keeper, ctx, req);
   const budget = keeper.queryBudget(); // one deadline for the whole search
   const first = await simulate(keeper, ctx, a, a.gas, budget);
-  if (first.vmError !== undefined) return { gas: 0n, ret: first.ret, vm_error: first.vmError };
+  if (first.vmError !== undefined) {
+    // geth: running out of gas at the cap means the call needs more than the node allows
+    const error = first.vmError === 'out of gas' ? `gas required exceeds allowance (${a.gas})` : first.vmError;
+    return { gas: 0n, ret: first.ret, vm_error: error };
+  }
   const ok = async (gas: bigint): Promise<boolean> => (await simulate(keeper, ctx, a, gas, budget)).vmError === undefined;
   let lo = (first.gasBeforeRefund > a.minGas ? first.gasBeforeRefund : a.minGas) - 1n;
   let hi = a.gas;

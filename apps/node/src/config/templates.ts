@@ -37,7 +37,29 @@ address = "0.0.0.0:9090"
 enable = ${o.jsonRpcEnable}
 address = "0.0.0.0:8545"
 ws-address = "0.0.0.0:8546"
+# Namespaces served: eth, net, web3, txpool, debug.
 api = "${o.jsonRpcEnable ? 'eth,net,web3,txpool' : 'eth,net,web3'}"
+# Gas cap of eth_call and eth_estimateGas (0 = the default 25000000).
+gas-cap = 25000000
+# Time limit of one eth_call / eth_estimateGas ("0s" = none); calls yield while they run.
+evm-timeout = "5s"
+# Largest fee (gas limit x fee cap, in ether) eth_sendRawTransaction accepts (0 = no cap).
+txfee-cap = 1
+# Filters (eth_newFilter, eth_newBlockFilter, ...) per client, and the idle time after which one is removed.
+filter-cap = 200
+filter-timeout = "5m"
+# Blocks eth_feeHistory returns at most.
+feehistory-cap = 100
+# Logs eth_getLogs returns at most, and the widest block range it searches.
+logs-cap = 10000
+block-range-cap = 10000
+# Time limit of an HTTP request.
+http-timeout = "30s"
+# Requests in one JSON-RPC batch, and the size of a request body (HTTP) or message (websocket) in bytes.
+batch-request-limit = 1000
+max-body-bytes = 5242880
+# eth_subscribe subscriptions per websocket connection.
+max-subscriptions-per-connection = 100
 `;
 }
 

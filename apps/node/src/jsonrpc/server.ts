@@ -108,12 +108,21 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
       res.end(JSON.stringify(errorObj(null, InvalidRequest('only POST is supported'))));
       return;
     }
+    // geth: 413 `content length too large`; the rest of the body is read and dropped (destroying the
+    // socket would lose the answer), then the connection closes
+    const tooLarge = (): void => {
+      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify(errorObj(null, InvalidRequest(`content length too large (max ${settings.maxBodyBytes} bytes)`))));
+    };
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > settings.maxBodyBytes) { req.resume(); tooLarge(); return; }
     const chunks: Buffer[] = [];
     let size = 0;
     let tooBig = false;
     req.on('data', (c: Buffer) => {
+      if (tooBig) return;
       size += c.length;
-      if (size > settings.maxBodyBytes) { tooBig = true; req.destroy(); return; }
+      if (size > settings.maxBodyBytes) { tooBig = true; chunks.length = 0; tooLarge(); return; }
       chunks.push(c);
     });
     req.on('end', () => {
@@ -123,12 +132,9 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(text ?? '');
       }, (e: unknown) => {
-        res.writeHead(500);
-        res.end(String(e));
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorObj(null, new RpcError(-32603, e instanceof Error ? e.message : String(e)))));
       });
-    });
-    req.on('close', () => {
-      if (tooBig && !res.headersSent) { res.writeHead(413); res.end(); }
     });
   });
   if (settings.httpTimeoutMs > 0) server.requestTimeout = settings.httpTimeoutMs;
