@@ -4,7 +4,7 @@
  */
 import { branch, nextAppHash } from '@chain/store';
 import type { BatchOp, CacheKVStore, CommitStore, KVStore } from '@chain/store';
-import { Errors, abciInfo, ChainError, grpcStatusOf, GrpcCode } from '@chain/errors';
+import { Errors, abciInfo, ChainError } from '@chain/errors';
 import type { ProtoRegistry, ProtoObject } from '@chain/codec';
 import { decodeTx, msgSigners, TX_PROTO_DIR } from '@chain/tx';
 import type { DecodedTx } from '@chain/tx';
@@ -16,6 +16,8 @@ import type { GasMeter } from './gas.js';
 import type { DecCoin } from './coins.js';
 import { Router } from './router.js';
 import type { AppModule, ValidatorUpdate } from './module.js';
+import { queryErrorToAbci } from './query-errors.js';
+import type { BlockReplay, ReplayBlockRequest } from './replay.js';
 
 export type AnteHandler = (ctx: Context, tx: DecodedTx, simulate: boolean) => void | Promise<void>;
 
@@ -264,16 +266,56 @@ export class App {
   async runQuery(path: string, req: ProtoObject, height?: number): Promise<ProtoObject> {
     const route = this.router.queryRoute(path);
     if (!route) throw Errors.UnknownRequest.wrap(`unknown query path ${path}`);
+    return this.atHeight(height, (ctx) => route.handler(ctx, req));
+  }
+
+  /**
+   * Runs `fn` on a read-only query context at `height` (latest by default): a pinned view, so work that
+   * yields to the event loop (an EVM call) keeps seeing height h while blocks commit meanwhile.
+   */
+  async atHeight<T>(height: number | undefined, fn: (ctx: Context) => T | Promise<T>): Promise<T> {
     const h = height && height > 0 ? height : this.store.lastHeight;
     if (h > this.store.lastHeight) throw Errors.InvalidHeight.wrap(`cannot query with height in the future; please provide a valid height`);
-    // a pinned view: a handler that yields to the event loop (an EVM call) keeps seeing height h while
-    // blocks commit meanwhile
     const view = await this.store.openView(h);
     try {
-      return await route.handler(this.queryContext(view.store, h), req);
+      return await fn(this.queryContext(view.store, h));
     } finally {
       view.release();
     }
+  }
+
+  // ---- Replay (tracing) -------------------------------------------------------------------------------
+
+  /**
+   * Re-executes committed block `req.height` on a throwaway branch of the state after `height - 1`: the
+   * begin-block hooks run now, and each `next()` runs the block's next tx exactly as FinalizeBlock did
+   * (deliver mode, ante, messages), so what a tracer sees is what the original execution saw. All
+   * contexts of the replay share `block` (a keeper can recognize them). Nothing reaches the committed
+   * state; `close()` releases the pinned view. Block 1 carries the genesis state and is not replayable.
+   */
+  async replayBlock(req: ReplayBlockRequest): Promise<BlockReplay> {
+    const h = req.height;
+    if (!Number.isSafeInteger(h) || h < 2 || h > this.store.lastHeight) throw Errors.InvalidHeight.wrap(`block ${h} cannot be replayed (2..${this.store.lastHeight})`);
+    const view = await this.store.openView(h - 1);
+    const state = branch(view.store);
+    const block: BlockInfo = { height: h, time: req.time, chainId: this.chainId, proposer: req.proposer };
+    let i = 0;
+    try {
+      const bctx = new Context(state, block, 'block', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
+      for (const m of this.order.beginBlock) await m.beginBlock?.(bctx);
+    } catch (e) {
+      view.release();
+      throw e;
+    }
+    return {
+      block,
+      get executed() { return i; },
+      next: async () => {
+        if (i >= req.txs.length) throw new Error(`block ${h} has no tx ${i}`);
+        return this.runTx('deliver', req.txs[i++]!, state, block);
+      },
+      close: () => view.release(),
+    };
   }
 
   // ---- tx execution ---------------------------------------------------------------------------------------
@@ -367,17 +409,4 @@ function stringLog(l: { msg_index: number; log: string; events: Event[] }): unkn
     byType.set(e.type, list);
   }
   return { msg_index: l.msg_index, log: l.log, events: [...byType.entries()].map(([type, attributes]) => ({ type, attributes })) };
-}
-
-const GRPC_NAMES = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
-
-/** Query failures as the SDK reports them through ABCI (status → sdk code, `rpc error: ...` log). */
-export function queryErrorToAbci(e: unknown): { code: number; codespace: string; log: string } {
-  if (e instanceof ChainError) return { code: e.code, codespace: e.codespace, log: e.message };
-  const st = grpcStatusOf(e);
-  const reg = st.code === GrpcCode.NOT_FOUND ? Errors.KeyNotFound
-    : st.code === GrpcCode.INVALID_ARGUMENT || st.code === GrpcCode.FAILED_PRECONDITION ? Errors.InvalidRequest
-    : st.code === GrpcCode.UNAUTHENTICATED ? Errors.Unauthorized
-    : Errors.UnknownRequest;
-  return { code: reg.code, codespace: reg.codespace, log: `rpc error: code = ${GRPC_NAMES[st.code] ?? 'Unknown'} desc = ${st.message}: ${reg.description}` };
 }

@@ -1,5 +1,9 @@
-export { App, queryErrorToAbci } from './app.js';
-export type { AnteHandler, ExecTxResult, FinalizeBlockRequest, FinalizeBlockResponse, QueryRequest, QueryResponse, AppOptions } from './app.js';
+export { App } from './app.js';
+export { queryErrorToAbci } from './query-errors.js';
+export type {
+  AnteHandler, ExecTxResult, FinalizeBlockRequest, FinalizeBlockResponse, QueryRequest, QueryResponse, AppOptions,
+} from './app.js';
+export type { ReplayBlockRequest, BlockReplay } from './replay.js';
 export { Context, EventManager, storePrefix } from './context.js';
 export type { BlockInfo, ExecMode } from './context.js';
 export { BasicGasMeter, InfiniteGasMeter, GasKVStore, OutOfGasError, KV_GAS } from './gas.js';

@@ -14,6 +14,8 @@ import { commonFor } from './crypto.js';
 import { revertReason } from './ethtx.js';
 import { ContextStateManager } from './statedb.js';
 import type { StateManagerDeps } from './statedb.js';
+import { attachTracer } from './tracer.js';
+import type { EvmTracer } from './tracer.js';
 
 export type EvmLog = Log;
 
@@ -178,89 +180,99 @@ export class Executor {
    * Executes `m` against the state of `ctx` (writes land in ctx's store). With a `budget` the run yields
    * to the event loop regularly and throws {@link ExecutionTimeoutError} past its deadline (ctx's store
    * must then be discarded); `ctx` must then be a view that other work cannot change meanwhile.
+   * A `tracer` is attached to the lane's EVM for this run only (runs without one attach nothing).
    */
-  async run(ctx: Context, chainId: bigint, denom: string, env: BlockEnv, m: Message, budget?: RunBudget): Promise<ExecutionResult> {
+  async run(ctx: Context, chainId: bigint, denom: string, env: BlockEnv, m: Message, budget?: RunBudget, tracer?: EvmTracer): Promise<ExecutionResult> {
     const pool = `${chainId}${budget ? '/budgeted' : ''}`;
     const lane = await this.acquire(pool, chainId, budget !== undefined);
     const { evm, sm } = lane;
     sm.bind(ctx, denom);
-    const journal = evm.journal;
     let aborted = false;
     if (budget) budgets.set(evm, { budget, sliceEnd: performance.now() + (budget.sliceMs ?? DEFAULT_SLICE_MS), jumps: 0 });
+    const detach = tracer ? attachTracer(evm, tracer) : undefined;
     try {
-      journal.cleanJournal();
-      evm.transientStorage.clear();
-      for (const [addr] of evm.precompiles) journal.addAlwaysWarmAddress(addr);
-      journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.caller));
-      if (m.to) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.to));
-      journal.addAlwaysWarmAddress(bytesToUnprefixedHex(env.coinbase.length === 20 ? env.coinbase : ZERO_ADDRESS));
-      for (const [addr, slots] of m.accessList) {
-        const a = bytesToUnprefixedHex(addr);
-        journal.addAlwaysWarmAddress(a);
-        for (const s of slots) journal.addAlwaysWarmSlot(a, bytesToUnprefixedHex(s));
-      }
-      const caller = new Address(m.caller);
-      const balance = (await sm.getAccount(caller))?.balance ?? 0n;
-      if (balance < m.value) {
-        const gasUsed = m.intrinsicGas > m.floorGas ? m.intrinsicGas : m.floorGas;
-        return { gasUsed, gasBeforeRefund: gasUsed, ret: new Uint8Array(), vmError: 'insufficient balance for transfer', reverted: false, logs: [], createdAddress: undefined };
-      }
-      const res: EVMResult = await evm.runCall({
-        block: {
-          header: {
-            number: env.height,
-            coinbase: new Address(env.coinbase.length === 20 ? env.coinbase : ZERO_ADDRESS),
-            timestamp: env.timestamp,
-            difficulty: 0n,
-            prevRandao: ZERO_HASH,
-            gasLimit: env.gasLimit,
-            baseFeePerGas: env.baseFee,
-            getBlobGasPrice: () => 1n,
-          },
-        },
-        gasPrice: m.gasPrice,
-        caller,
-        origin: caller,
-        gasLimit: m.gasLimit - m.intrinsicGas,
-        to: m.to ? new Address(m.to) : undefined,
-        value: m.value,
-        data: m.data,
-        skipNonceIncrement: m.nonceIncremented,
-      });
-      const exec = res.execResult;
-      const gasBeforeRefund = m.intrinsicGas + exec.executionGasUsed;
-      const refund = exec.gasRefund ?? 0n;
-      const maxRefund = gasBeforeRefund / evm.common.param('maxRefundQuotient');
-      let gasUsed = gasBeforeRefund - (refund < maxRefund ? refund : maxRefund);
-      if (m.floorGas > gasUsed) gasUsed = m.floorGas;
-      // EIP-6780: only contracts created in this tx are removed by SELFDESTRUCT
-      if (exec.selfdestruct) {
-        for (const hex of exec.selfdestruct.keys()) {
-          if (exec.createdAddresses?.has(hex)) await journal.deleteAccount(new Address(hexToBytes(hex)));
-        }
-      }
-      await journal.cleanup();
-      sm.settle();
-      const err = exec.exceptionError;
-      return {
-        gasUsed,
-        gasBeforeRefund,
-        ret: exec.returnValue,
-        vmError: err ? vmErrorText(err.error, exec.returnValue) : undefined,
-        reverted: err?.error === 'revert',
-        logs: exec.logs ?? [],
-        createdAddress: err === undefined ? res.createdAddress?.bytes : undefined,
-      };
+      const res = await this.execute(lane, env, m);
+      tracer?.finish?.(m, env, res);
+      return res;
     } catch (e) {
       aborted = true;
       throw e;
     } finally {
+      detach?.();
       budgets.delete(evm);
-      journal.cleanJournal();
+      evm.journal.cleanJournal();
       sm.originalStorageCache.clear();
       sm.unbind();
       // a run thrown out of mid-execution may leave frames behind in the EVM: never reuse that lane
       if (!aborted) this.release(pool, lane);
     }
+  }
+
+  /** One message on a bound lane. */
+  private async execute({ evm, sm }: Lane, env: BlockEnv, m: Message): Promise<ExecutionResult> {
+    const journal = evm.journal;
+    journal.cleanJournal();
+    evm.transientStorage.clear();
+    for (const [addr] of evm.precompiles) journal.addAlwaysWarmAddress(addr);
+    journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.caller));
+    if (m.to) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.to));
+    journal.addAlwaysWarmAddress(bytesToUnprefixedHex(env.coinbase.length === 20 ? env.coinbase : ZERO_ADDRESS));
+    for (const [addr, slots] of m.accessList) {
+      const a = bytesToUnprefixedHex(addr);
+      journal.addAlwaysWarmAddress(a);
+      for (const s of slots) journal.addAlwaysWarmSlot(a, bytesToUnprefixedHex(s));
+    }
+    const caller = new Address(m.caller);
+    const balance = (await sm.getAccount(caller))?.balance ?? 0n;
+    if (balance < m.value) {
+      const gasUsed = m.intrinsicGas > m.floorGas ? m.intrinsicGas : m.floorGas;
+      return { gasUsed, gasBeforeRefund: gasUsed, ret: new Uint8Array(), vmError: 'insufficient balance for transfer', reverted: false, logs: [], createdAddress: undefined };
+    }
+    const res: EVMResult = await evm.runCall({
+      block: {
+        header: {
+          number: env.height,
+          coinbase: new Address(env.coinbase.length === 20 ? env.coinbase : ZERO_ADDRESS),
+          timestamp: env.timestamp,
+          difficulty: 0n,
+          prevRandao: ZERO_HASH,
+          gasLimit: env.gasLimit,
+          baseFeePerGas: env.baseFee,
+          getBlobGasPrice: () => 1n,
+        },
+      },
+      gasPrice: m.gasPrice,
+      caller,
+      origin: caller,
+      gasLimit: m.gasLimit - m.intrinsicGas,
+      to: m.to ? new Address(m.to) : undefined,
+      value: m.value,
+      data: m.data,
+      skipNonceIncrement: m.nonceIncremented,
+    });
+    const exec = res.execResult;
+    const gasBeforeRefund = m.intrinsicGas + exec.executionGasUsed;
+    const refund = exec.gasRefund ?? 0n;
+    const maxRefund = gasBeforeRefund / evm.common.param('maxRefundQuotient');
+    let gasUsed = gasBeforeRefund - (refund < maxRefund ? refund : maxRefund);
+    if (m.floorGas > gasUsed) gasUsed = m.floorGas;
+    // EIP-6780: only contracts created in this tx are removed by SELFDESTRUCT
+    if (exec.selfdestruct) {
+      for (const hex of exec.selfdestruct.keys()) {
+        if (exec.createdAddresses?.has(hex)) await journal.deleteAccount(new Address(hexToBytes(hex)));
+      }
+    }
+    await journal.cleanup();
+    sm.settle();
+    const err = exec.exceptionError;
+    return {
+      gasUsed,
+      gasBeforeRefund,
+      ret: exec.returnValue,
+      vmError: err ? vmErrorText(err.error, exec.returnValue) : undefined,
+      reverted: err?.error === 'revert',
+      logs: exec.logs ?? [],
+      createdAddress: err === undefined ? res.createdAddress?.bytes : undefined,
+    };
   }
 }

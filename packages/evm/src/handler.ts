@@ -11,6 +11,7 @@ import type { ProtoObject } from '@chain/codec';
 import { toHex } from '@chain/crypto';
 import { bigIntToBytes, bytesToHex, generateAddress } from '@ethereumjs/util';
 import type { VerifiedEthTx } from './ante.js';
+import type { ExecutionResult, Message } from './executor.js';
 import { hexAddress } from './ethtx.js';
 import { unmetered } from './keeper.js';
 import type { EvmKeeper } from './keeper.js';
@@ -47,7 +48,9 @@ export interface TxLogJSON {
 
 export async function applyEthereumTx(keeper: EvmKeeper, ctx: Context, v: VerifiedEthTx): Promise<ProtoObject> {
   const etx = v.tx;
-  const res = await keeper.execute(ctx, {
+  // a tx of a block replayed for tracing runs with its tracer (and the trace's time limit)
+  const trace = keeper.txTracing(ctx, etx.hashHex);
+  const msg: Message = {
     caller: etx.sender,
     to: etx.to,
     value: etx.value,
@@ -58,7 +61,14 @@ export async function applyEthereumTx(keeper: EvmKeeper, ctx: Context, v: Verifi
     floorGas: etx.floorGas,
     accessList: etx.accessList,
     nonceIncremented: true,
-  });
+  };
+  let res: ExecutionResult;
+  try {
+    res = await keeper.execute(ctx, msg, undefined, trace?.budget, trace?.tracer);
+  } catch (e) {
+    if (trace) trace.error = e;
+    throw e;
+  }
 
   // refund the unused gas at the price it was paid
   const u = unmetered(ctx);

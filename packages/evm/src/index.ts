@@ -2,13 +2,26 @@
 export { EvmModule, EVM_PROTO_DIR, EVENT_FEE_MARKET, EVENT_BLOCK_GAS, EVENT_BLOCK_BLOOM } from './module.js';
 export type { EvmGenesisState, GenesisAccount } from './module.js';
 export { EvmKeeper, FEE_COLLECTOR, DEFAULT_GAS_CAP, DEFAULT_QUERY_TIMEOUT_MS, unmetered, addToBloom } from './keeper.js';
-export type { EvmKeeperOptions, EvmAccountInfo, BlockTracker } from './keeper.js';
+export type { EvmKeeperOptions, EvmAccountInfo, BlockTracker, TxTracing } from './keeper.js';
 export type { EvmAccount, EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
 export { createEvmAnteHandler, routeAnte, isEthereumTx, verifiedEthTx } from './ante.js';
 export type { VerifiedEthTx } from './ante.js';
 export { applyEthereumTx, EVENT_ETHEREUM_TX, EVENT_ETHEREUM, EVENT_TX_LOG, ATTR } from './handler.js';
 export type { TxLogJSON } from './handler.js';
-export { queryHandlers, ethCall, estimateGas, parseAddress } from './query.js';
+export { queryHandlers, ethCall, estimateGas, parseAddress, callArgs, callMessage, callState } from './query.js';
+export type { CallArgs } from './query.js';
+export { parseStateOverride, applyStateOverride } from './overrides.js';
+export type { AccountOverride, StateOverride } from './overrides.js';
+export { attachTracer, gethError, stepCost, TraceSize, TraceTooLargeError, DEFAULT_MAX_TRACE_BYTES } from './tracer.js';
+export type { EvmTracer } from './tracer.js';
+export { StructLogger } from './struct-logger.js';
+export type { StructLoggerConfig, StructLogJSON, StructLogResult } from './struct-logger.js';
+export { CallTracer } from './call-tracer.js';
+export type { CallTracerConfig, CallFrameJSON, CallLogJSON } from './call-tracer.js';
+export {
+  traceCall, traceBlock, createTracer, TraceTimeoutError, TracerNotFoundError, DEFAULT_TRACE_TIMEOUT_MS, TRACER_NAMES,
+} from './trace.js';
+export type { TracerOptions, ResultTracer, TracedTx } from './trace.js';
 export { decodeEthTx, effectiveGasPrice, hexAddress, wrapEthereumTx, revertReason } from './ethtx.js';
 export type { EthTx, WrapOptions, WrappedEthTx } from './ethtx.js';
 export { ContextStateManager, CodeCache } from './statedb.js';

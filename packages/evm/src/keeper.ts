@@ -3,6 +3,7 @@
  * per-block counters of the block being finalized (eth tx index, log index, gas used, logs bloom).
  */
 import { Context, InfiniteGasMeter } from '@chain/app';
+import type { BlockInfo } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
 import { fromUtf8, keccak256, utf8 } from '@chain/crypto';
 import { prefixEnd } from '@chain/store';
@@ -10,6 +11,7 @@ import type { EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
 import { parseEip155ChainId } from './crypto.js';
 import { Executor } from './executor.js';
 import type { BlockEnv, ExecutionResult, Message, EvmLog, RunBudget } from './executor.js';
+import type { EvmTracer } from './tracer.js';
 import { DEFAULT_EVM_PARAMS, parseParams } from './params.js';
 import type { EvmParams, ParsedParams } from './params.js';
 import { CodeCache } from './statedb.js';
@@ -51,6 +53,16 @@ export interface BlockTracker {
   readonly bloom: Uint8Array;
 }
 
+/**
+ * The tracing of one Ethereum tx of a replayed block (see {@link EvmKeeper.traceTxs}): its tracer, the
+ * budget of its run, and the error its run was aborted with (a timeout), if any.
+ */
+export interface TxTracing {
+  readonly tracer: EvmTracer;
+  readonly budget?: RunBudget;
+  error?: unknown;
+}
+
 /** The account view of the EVM (nonce = sequence, balance = bank balance of the EVM denom). */
 export interface EvmAccountInfo {
   readonly nonce: bigint;
@@ -83,7 +95,13 @@ export class EvmKeeper {
   private readonly executor: Executor;
   private readonly fixedChainId: bigint | undefined;
   private readonly chainIds = new Map<string, bigint>();
-  private tracker: BlockTracker = { height: -1, txCount: 0, logCount: 0, gasUsed: 0n, bloom: new Uint8Array(256) };
+  /**
+   * Counters per block execution, keyed by the BlockInfo all contexts of one FinalizeBlock (or replay)
+   * share: a block replayed for tracing while another is being finalized never mixes their counters.
+   */
+  private readonly trackers = new WeakMap<BlockInfo, BlockTracker>();
+  /** tracers of replayed blocks (same key): Ethereum tx hash → its tracing */
+  private readonly tracing = new WeakMap<BlockInfo, (ethTxHash: string) => TxTracing | undefined>();
   private paramsCache: { bz: Uint8Array | undefined; params: EvmParams; parsed: ParsedParams } | undefined;
 
   constructor(opts: EvmKeeperOptions) {
@@ -220,10 +238,25 @@ export class EvmKeeper {
    * Runs a message on the state of `ctx` (unmetered; writes land in ctx's store). A `budget` (queries
    * only) makes the run yield to the event loop and abort at its deadline (see Executor.run).
    */
-  async execute(ctx: Context, m: Message, env?: BlockEnv, budget?: RunBudget): Promise<ExecutionResult> {
+  async execute(ctx: Context, m: Message, env?: BlockEnv, budget?: RunBudget, tracer?: EvmTracer): Promise<ExecutionResult> {
     const u = unmetered(ctx);
     const params = this.params(u);
-    return this.executor.run(u, this.chainId(u), params.denom, env ?? this.blockEnv(u, this.getBaseFee(u), params), m, budget);
+    return this.executor.run(u, this.chainId(u), params.denom, env ?? this.blockEnv(u, this.getBaseFee(u), params), m, budget, tracer);
+  }
+
+  // ---- tracing of replayed blocks ----
+
+  /**
+   * Traces Ethereum txs of the block run whose contexts carry `block` (an App.replayBlock): each MsgEthereumTx
+   * asks `select` for its tracing by tx hash. Blocks being finalized have no entry (one WeakMap lookup per tx).
+   */
+  traceTxs(block: BlockInfo, select: (ethTxHash: string) => TxTracing | undefined): void {
+    this.tracing.set(block, select);
+  }
+
+  /** The tracing of the Ethereum tx `ethTxHash` running in `ctx`, if its block run is traced. */
+  txTracing(ctx: Context, ethTxHash: string): TxTracing | undefined {
+    return this.tracing.get(ctx.block)?.(ethTxHash);
   }
 
   /** The budget of one eth_call / eth_estimateGas query starting now. */
@@ -235,16 +268,14 @@ export class EvmKeeper {
 
   /** Starts the counters of the block of `ctx` (BeginBlock; also when a height is finalized again). */
   startBlock(ctx: Context): BlockTracker {
-    this.tracker = { height: ctx.block.height, txCount: 0, logCount: 0, gasUsed: 0n, bloom: new Uint8Array(256) };
-    return this.tracker;
+    const t: BlockTracker = { height: ctx.block.height, txCount: 0, logCount: 0, gasUsed: 0n, bloom: new Uint8Array(256) };
+    this.trackers.set(ctx.block, t);
+    return t;
   }
 
-  /** The counters of the block `ctx` belongs to (reset when the height changes). */
+  /** The counters of the block run `ctx` belongs to. */
   blockTracker(ctx: Context): BlockTracker {
-    if (this.tracker.height !== ctx.block.height) {
-      this.tracker = { height: ctx.block.height, txCount: 0, logCount: 0, gasUsed: 0n, bloom: new Uint8Array(256) };
-    }
-    return this.tracker;
+    return this.trackers.get(ctx.block) ?? this.startBlock(ctx);
   }
 
   /** Records an executed eth tx of the block; returns its index and the index of its first log. */

@@ -8,9 +8,10 @@ import { createLegacyTx } from '@ethereumjs/tx';
 import { KECCAK256_NULL, bytesToHex } from '@ethereumjs/util';
 import { commonFor } from './crypto.js';
 import { ExecutionTimeoutError } from './executor.js';
-import type { ExecutionResult, RunBudget } from './executor.js';
+import type { ExecutionResult, Message, RunBudget } from './executor.js';
 import { hexAddress } from './ethtx.js';
 import type { EvmKeeper } from './keeper.js';
+import { applyStateOverride, parseStateOverride } from './overrides.js';
 
 const invalid = (msg: string): Error => statusError(GrpcCode.INVALID_ARGUMENT, msg);
 
@@ -43,7 +44,8 @@ function parseAmount(field: string, text: unknown): bigint {
   return BigInt(s);
 }
 
-interface CallArgs {
+/** A call request, parsed. */
+export interface CallArgs {
   readonly from: Uint8Array;
   readonly to: Uint8Array | undefined;
   readonly data: Uint8Array;
@@ -55,7 +57,8 @@ interface CallArgs {
   readonly minGas: bigint;
 }
 
-function callArgs(keeper: EvmKeeper, ctx: Context, req: ProtoObject): CallArgs {
+/** Parses an EthCallRequest (addresses, amounts, gas capped at the keeper's gas cap, intrinsic gas). */
+export function callArgs(keeper: EvmKeeper, ctx: Context, req: ProtoObject): CallArgs {
   const from = req.from ? parseAddress(keeper, req.from) : new Uint8Array(20);
   const to = req.to ? parseAddress(keeper, req.to) : undefined;
   const data = (req.data as Uint8Array | undefined) ?? new Uint8Array();
@@ -75,6 +78,14 @@ function callArgs(keeper: EvmKeeper, ctx: Context, req: ProtoObject): CallArgs {
   return { from, to, data, value, gasPrice, gas, intrinsicGas, floorGas: minGas > intrinsicGas ? minGas : 0n, minGas };
 }
 
+/** The message of a call with gas limit `gas`. */
+export function callMessage(a: CallArgs, gas: bigint): Message {
+  return {
+    caller: a.from, to: a.to, value: a.value, data: a.data, gasLimit: gas, gasPrice: a.gasPrice,
+    intrinsicGas: a.intrinsicGas, floorGas: a.floorGas, accessList: [], nonceIncremented: false,
+  };
+}
+
 /**
  * Runs the call with gas limit `gas` on a throwaway branch of the query state, within the query's
  * budget (it yields to the event loop while it runs; past the deadline: DEADLINE_EXCEEDED).
@@ -82,19 +93,37 @@ function callArgs(keeper: EvmKeeper, ctx: Context, req: ProtoObject): CallArgs {
 async function simulate(keeper: EvmKeeper, ctx: Context, a: CallArgs, gas: bigint, budget: RunBudget): Promise<ExecutionResult> {
   if (gas < a.minGas) throw invalid(`intrinsic gas too low: have ${gas}, want ${a.minGas}`);
   try {
-    return await keeper.execute(ctx.withStore(branch(ctx.ms)), {
-      caller: a.from, to: a.to, value: a.value, data: a.data, gasLimit: gas, gasPrice: a.gasPrice,
-      intrinsicGas: a.intrinsicGas, floorGas: a.floorGas, accessList: [], nonceIncremented: false,
-    }, undefined, budget);
+    return await keeper.execute(ctx.withStore(branch(ctx.ms)), callMessage(a, gas), undefined, budget);
   } catch (e) {
     if (e instanceof ExecutionTimeoutError) throw statusError(GrpcCode.DEADLINE_EXCEEDED, e.message);
     throw e;
   }
 }
 
+/**
+ * The state a call runs on: the query state itself, or a throwaway branch of it with the request's
+ * `overrides` (JSON of a geth StateOverride) applied.
+ */
+export function callState(keeper: EvmKeeper, ctx: Context, overrides: unknown): Context {
+  const text = String(overrides ?? '').trim();
+  if (!text) return ctx;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw invalid(`invalid state override: ${(e as Error).message}`);
+  }
+  const parsed = parseStateOverride(json);
+  if (parsed.length === 0) return ctx;
+  const base = ctx.withStore(branch(ctx.ms));
+  applyStateOverride(keeper, base, parsed);
+  return base;
+}
+
 /** eth_call: the result of running the call at the latest state, nothing persisted. */
-export async function ethCall(keeper: EvmKeeper, ctx: Context, req: ProtoObject): Promise<ProtoObject> {
-  const a = callArgs(keeper, ctx, req);
+export async function ethCall(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<ProtoObject> {
+  const a = callArgs(keeper, query, req);
+  const ctx = callState(keeper, query, req.overrides);
   const r = await simulate(keeper, ctx, a, a.gas, keeper.queryBudget());
   return {
     hash: '',
@@ -113,8 +142,9 @@ export async function ethCall(keeper: EvmKeeper, ctx: Context, req: ProtoObject)
  * eth_estimateGas: the lowest gas limit with which the call succeeds (binary search between the gas the
  * call consumed at the cap and the cap). When it fails even at the cap: gas 0 and the error.
  */
-export async function estimateGas(keeper: EvmKeeper, ctx: Context, req: ProtoObject): Promise<ProtoObject> {
-  const a = callArgs(keeper, ctx, req);
+export async function estimateGas(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<ProtoObject> {
+  const a = callArgs(keeper, query, req);
+  const ctx = callState(keeper, query, req.overrides);
   const budget = keeper.queryBudget(); // one deadline for the whole search
   const first = await simulate(keeper, ctx, a, a.gas, budget);
   if (first.vmError !== undefined) {

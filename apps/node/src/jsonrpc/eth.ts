@@ -1,5 +1,5 @@
 /** The `eth` namespace: chain, state, call, fees, send, txs, receipts, blocks and logs. */
-import { revertReason, wrapEthereumTx } from '@chain/evm';
+import { parseStateOverride, revertReason, wrapEthereumTx } from '@chain/evm';
 import type { ProtoObject } from '@chain/codec';
 import { MempoolError } from '@chain/consensus';
 import { BECH32_PREFIX } from '../config/init.js';
@@ -15,7 +15,11 @@ const obj = (v: unknown, name: string): Record<string, unknown> => {
   return v as Record<string, unknown>;
 };
 
-function callRequest(v: unknown, ctx: RpcContext): ProtoObject {
+/**
+ * A call object (eth_call, eth_estimateGas, debug_traceCall) as an EthCallRequest; `overrides` is a geth
+ * StateOverride, checked here (-32602 with the reason when malformed) and passed on as JSON text.
+ */
+export function callRequest(v: unknown, ctx: RpcContext, overrides?: unknown): ProtoObject {
   const c = obj(v, 'call object');
   const data = c.input ?? c.data;
   const cap = ctx.settings.gasCap;
@@ -29,7 +33,19 @@ function callRequest(v: unknown, ctx: RpcContext): ProtoObject {
     value: c.value !== undefined && c.value !== null ? parseQty(c.value, 'value').toString() : '',
     gas,
     gas_price: price !== undefined && price !== null ? parseQty(price, 'gasPrice').toString() : '',
+    overrides: stateOverrideJson(overrides),
   };
+}
+
+/** A StateOverride param, validated, as the JSON text of the query request ('' for none). */
+function stateOverrideJson(o: unknown): string {
+  if (o === undefined || o === null) return '';
+  try {
+    parseStateOverride(o);
+  } catch (e) {
+    throw InvalidParams((e as Error).message);
+  }
+  return JSON.stringify(o);
 }
 
 function failure(vmError: string, ret: Uint8Array | undefined): Error {
@@ -56,6 +72,10 @@ async function pendingNonce(b: Backend, address: string, latest: bigint): Promis
   return n;
 }
 
+/**
+ * eth_getProof is deliberately absent: the state commitment (the app hash, packages/store) has no per-key
+ * proofs, so a call answers -32601 `the method eth_getProof does not exist/is not available`.
+ */
 export const ethMethods: Record<string, Handler> = {
   eth_chainId: (_p, { backend }) => qty(backend.chainId),
   eth_blockNumber: (_p, { backend }) => qty(backend.latest),
@@ -76,14 +96,14 @@ export const ethMethods: Record<string, Handler> = {
     const key = '0x' + parseQty(slot, 'storage slot').toString(16);
     return String((await backend.query('Storage', { address: parseAddr(addr), key }, tag)).value);
   },
-  eth_call: async ([call, tag], ctx) => {
+  eth_call: async ([call, tag, overrides], ctx) => {
     // the evm keeper enforces `evm-timeout` (the run yields while it executes and aborts at the deadline)
-    const r = await ctx.backend.query('EthCall', callRequest(call, ctx), tag);
+    const r = await ctx.backend.query('EthCall', callRequest(call, ctx, overrides), tag);
     if (r.vm_error) throw failure(String(r.vm_error), r.ret as Uint8Array);
     return hex((r.ret as Uint8Array | undefined) ?? new Uint8Array());
   },
-  eth_estimateGas: async ([call, tag], ctx) => {
-    const r = await ctx.backend.query('EstimateGas', callRequest(call, ctx), tag ?? 'latest');
+  eth_estimateGas: async ([call, tag, overrides], ctx) => {
+    const r = await ctx.backend.query('EstimateGas', callRequest(call, ctx, overrides), tag ?? 'latest');
     if (r.vm_error) throw failure(String(r.vm_error), r.ret as Uint8Array);
     return qty(BigInt(r.gas as bigint));
   },
@@ -97,6 +117,7 @@ export const ethMethods: Record<string, Handler> = {
     if (n > settings.feeHistoryCap) n = settings.feeHistoryCap;
     const last = await backend.resolveTag(newest);
     if (last === undefined) throw InvalidParams('newest block is beyond the current head');
+    if (percentiles !== undefined && percentiles !== null && !Array.isArray(percentiles)) throw InvalidParams('invalid reward percentiles: expected an array of numbers');
     const pcts = percentiles === undefined || percentiles === null ? [] : (percentiles as unknown[]).map(Number);
     if (pcts.some((p, i) => !(p >= 0 && p <= 100) || (i > 0 && p < pcts[i - 1]!))) throw InvalidParams('invalid reward percentiles');
     const first = Math.max(1, last - n + 1);

@@ -59,7 +59,7 @@ export interface StartJsonRpcOptions {
 export async function startJsonRpc(o: StartJsonRpcOptions): Promise<JsonRpcServer> {
   const settings = jsonRpcSettings(o.appToml, o.version);
   for (const ns of settings.namespaces) if (!ALL_NAMESPACES.includes(ns)) o.log.warn(`[json-rpc] invalid namespace value ${JSON.stringify(ns)}; ignored`);
-  for (const ns of ['debug', 'personal', 'miner']) if (settings.namespaces.has(ns)) o.log.warn(`[json-rpc] namespace ${ns} has no methods in this node yet`);
+  for (const ns of ['personal', 'miner']) if (settings.namespaces.has(ns)) o.log.warn(`[json-rpc] namespace ${ns} has no methods in this node yet`);
   const backend = new Backend({ engine: o.engine, app: o.app, registry: o.registry, minGasPrice: minGasPriceWei(o.appToml['minimum-gas-prices']) });
   const j = o.appToml['json-rpc'];
   return startJsonRpcServer({
