@@ -3,14 +3,22 @@
  *  - committed bank-send transactions per second at saturation (pre-signed txs from the 10 coin-type-118
  *    dev accounts, broadcast with broadcast_tx_sync, one client per sender);
  *  - REST balance-query latency p50/p99 under 50 concurrent clients;
- *  - tx search latency p50/p99 with 100k indexed txs (in-process, see search.ts).
+ *  - tx search latency p50/p99 with 100k indexed txs (in-process, see search.ts);
+ *  - committed ERC-20 transfers per second and eth_call latency p50/p99 over the Ethereum JSON-RPC, on a dev
+ *    chaind and on the reference dev node hardhat 2 (see evm.ts).
  *
  * Options (`npm run bench -- --key value ...`):
- *   --only node|search         run only the node measurements (tx/s, REST) or only tx search
+ *   --only node|search|evm     run only the node measurements (tx/s, REST), only tx search, or only the EVM ones
  *   --search-txs N             txs to index for the search measurement (default 100000)
  *   --search-block-size N      txs per block (default 1000)
  *   --search-runs N            timed runs per query shape (default 200)
  *   --txs-per-account, --queries, --rpc, --rest, --home   node measurements (see below)
+ *   --evm-transfers-per-sender N   ERC-20 transfers signed per sender (default 200)
+ *   --evm-senders N            coin-type-60 dev accounts sending at once, 1-10 (default 10)
+ *   --evm-calls N              eth_call requests in the latency run (default 5000)
+ *   --evm-clients N            concurrent eth_call clients (default 20)
+ *   --eth URL                  measure a running node's Ethereum JSON-RPC instead of a fresh dev chaind
+ *   --evm-reference hardhat|none   also measure hardhat (default hardhat)
  */
 import { toBase64 } from '@cosmjs/encoding';
 import { makeAuthInfoBytes, makeSignDoc, makeSignBytes } from '@cosmjs/proto-signing';
@@ -20,6 +28,7 @@ import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import { DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, signSecp256k1Digest, sha256, toBech32 } from '@chain/crypto';
 import { startNode } from '@chain/e2e';
+import { evmBench } from './evm.js';
 import { searchBench } from './search.js';
 
 const args = new Map<string, string>();
@@ -41,9 +50,21 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  if (ONLY !== undefined && ONLY !== 'node' && ONLY !== 'search') throw new Error(`--only must be node or search, not ${ONLY}`);
-  if (ONLY !== 'search') await nodeBench();
-  if (ONLY !== 'node') await searchBench({ txs: SEARCH_TXS, blockSize: SEARCH_BLOCK_SIZE, runs: SEARCH_RUNS });
+  if (ONLY !== undefined && !['node', 'search', 'evm'].includes(ONLY)) throw new Error(`--only must be node, search or evm, not ${ONLY}`);
+  if (ONLY === undefined || ONLY === 'node') await nodeBench();
+  if (ONLY === undefined || ONLY === 'search') await searchBench({ txs: SEARCH_TXS, blockSize: SEARCH_BLOCK_SIZE, runs: SEARCH_RUNS });
+  if (ONLY === undefined || ONLY === 'evm') {
+    const reference = args.get('evm-reference') ?? 'hardhat';
+    if (reference !== 'hardhat' && reference !== 'none') throw new Error(`--evm-reference must be hardhat or none, not ${reference}`);
+    await evmBench({
+      transfersPerSender: Number(args.get('evm-transfers-per-sender') ?? 200),
+      senders: Number(args.get('evm-senders') ?? 10),
+      calls: Number(args.get('evm-calls') ?? 5000),
+      clients: Number(args.get('evm-clients') ?? 20),
+      ethUrl: args.get('eth'),
+      reference: reference === 'hardhat',
+    });
+  }
 }
 
 async function nodeBench(): Promise<void> {

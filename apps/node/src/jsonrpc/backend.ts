@@ -13,7 +13,8 @@ import { decodeEthTx, effectiveGasPrice, parseEip155ChainId, MSG_ETHEREUM_TX } f
 import type { EthTx } from '@chain/evm';
 import { keccak256 } from '@chain/crypto';
 import type { App } from '@chain/app';
-import { EMPTY_ROOT, InvalidParams, ServerError, ZERO_HASH, hex, parseHash, parseQty } from './util.js';
+import { encodeReceipt, orderedTrieRoot } from './trie.js';
+import { InvalidParams, ServerError, ZERO_HASH, hex, parseHash, parseQty } from './util.js';
 
 export interface LogJSON {
   address: string;
@@ -98,7 +99,11 @@ export class Backend {
     if (tag === undefined || tag === null || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return this.latest;
     if (tag === 'earliest') return Math.max(1, await this.engine.blocks.baseHeight());
     if (typeof tag === 'object') {
+      // geth's BlockNumberOrHash: exactly one of blockNumber and blockHash
+      if (Array.isArray(tag)) throw InvalidParams('invalid block number or hash: expected a string or an object');
       const o = tag as { blockNumber?: unknown; blockHash?: unknown };
+      if (o.blockHash !== undefined && o.blockNumber !== undefined) throw InvalidParams('cannot specify both BlockHash and BlockNumber, choose one or the other');
+      if (o.blockHash === undefined && (o.blockNumber === undefined || o.blockNumber === null)) throw InvalidParams('invalid arguments; neither block nor hash specified');
       if (o.blockHash !== undefined) {
         const h = await this.engine.blocks.heightByHash(Buffer.from(parseHash(o.blockHash, 'blockHash').slice(2), 'hex'));
         if (h === undefined) throw ServerError(`header for hash not found`);
@@ -204,11 +209,9 @@ export class Backend {
         });
       }
     }
-    // Not Merkle-Patricia roots: the transactions root of a block with Ethereum txs is keccak256 of their
-    // hashes in order, the receipts root keccak256 of (status, cumulative gas, logs count) per tx.
-    const txRoot = txs.length === 0 ? EMPTY_ROOT : hex(keccak256(Buffer.concat(txs.map((t) => t.tx.hash))));
-    const rcRoot = txs.length === 0 ? EMPTY_ROOT
-      : hex(keccak256(Buffer.from(txs.map((t) => `${t.failed ? 0 : 1}:${t.cumulativeGasUsed}:${t.logs.length}`).join(';'))));
+    // Ethereum's trie roots over the block's Ethereum txs and their receipts (Cosmos txs are not in them)
+    const txRoot = hex(orderedTrieRoot(txs.map((t) => t.tx.raw)));
+    const rcRoot = hex(orderedTrieRoot(txs.map((t) => encodeReceipt(t.tx.type, !t.failed, t.cumulativeGasUsed, t.logs))));
     return {
       height,
       hash: blockHash,

@@ -2,7 +2,7 @@
 import { addToBloom } from '@chain/evm';
 import type { EthTx } from '@chain/evm';
 import type { EthBlock, EthTxInfo, LogJSON } from './backend.js';
-import { EMPTY_UNCLES, InvalidParams, ZERO_HASH, hex, parseAddr, qty } from './util.js';
+import { EMPTY_ROOT, EMPTY_UNCLES, InvalidParams, ZERO_HASH, hex, parseAddr, qty } from './util.js';
 
 export function formatLog(l: LogJSON, blockHash: string, timestamp: number): Record<string, unknown> {
   return {
@@ -112,6 +112,9 @@ export function formatReceipt(t: EthTxInfo): Record<string, unknown> {
   };
 }
 
+/** EIP-7685 requests hash of a block without requests: sha256 of nothing */
+const EMPTY_REQUESTS_HASH = '0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
 export function formatHeader(b: EthBlock): Record<string, unknown> {
   return {
     number: qty(b.height),
@@ -131,6 +134,13 @@ export function formatHeader(b: EthBlock): Record<string, unknown> {
     transactionsRoot: b.transactionsRoot,
     receiptsRoot: b.receiptsRoot,
     baseFeePerGas: qty(b.baseFee),
+    // the header fields of the forks up to Prague, as geth sends them: no withdrawals, no blobs, no beacon
+    // chain (zero parent beacon root), no EIP-7685 requests
+    withdrawalsRoot: EMPTY_ROOT,
+    blobGasUsed: '0x0',
+    excessBlobGas: '0x0',
+    parentBeaconBlockRoot: ZERO_HASH,
+    requestsHash: EMPTY_REQUESTS_HASH,
   };
 }
 
@@ -141,6 +151,7 @@ export function formatBlock(b: EthBlock, full: boolean): Record<string, unknown>
     size: qty(b.size),
     uncles: [],
     transactions: b.txs.map((t) => (full ? formatTx(t.tx, t) : t.tx.hashHex)),
+    withdrawals: [],
   };
 }
 

@@ -1,0 +1,173 @@
+/**
+ * EVM benchmarks over the Ethereum JSON-RPC, on a dev chaind and on the reference dev node (hardhat 2,
+ * `@chain/e2e/hardhat`), with the same script on both:
+ *  - committed ERC-20 transfers per second at saturation: the ERC-20 of `@chain/e2e/solidity` is deployed and
+ *    spread over `senders` coin-type-60 dev accounts; each sender's transfers are pre-signed (ethers, EIP-1559)
+ *    and sent with eth_sendRawTransaction, one client per sender (in nonce order). The clock stops when every
+ *    sender's committed nonce has advanced past its last transfer; the recipient's token balance is then
+ *    checked against the number of transfers (every one succeeded);
+ *  - eth_call latency (`balanceOf`) p50 / p99 and throughput under `clients` concurrent clients.
+ * Hardhat mines one block per transaction as it arrives (automine); chaind commits a block every
+ * `timeout_commit` (1 s, the dev default).
+ */
+import { Interface, Wallet, getCreateAddress } from 'ethers';
+import { DEV_MNEMONIC, derivePrivateKey, hdPath } from '@chain/crypto';
+import { startNode } from '@chain/e2e';
+import { startHardhat } from '@chain/e2e/hardhat';
+import { compileToken } from '@chain/e2e/solidity';
+
+export interface EvmBenchOptions {
+  /** transfers signed per sender */
+  readonly transfersPerSender: number;
+  /** coin-type-60 dev accounts sending at once (at most 10, the funded ones) */
+  readonly senders: number;
+  /** eth_call requests in the latency run */
+  readonly calls: number;
+  /** concurrent eth_call clients */
+  readonly clients: number;
+  /** Ethereum JSON-RPC URL of a running node to measure instead of starting a dev chaind */
+  readonly ethUrl?: string;
+  /** also measure hardhat (default true) */
+  readonly reference: boolean;
+  readonly log?: (line: string) => void;
+}
+
+export interface EvmFigures {
+  readonly node: string;
+  readonly transfers: number;
+  readonly transfersPerSec: number;
+  readonly blocks: number;
+  readonly callP50: number;
+  readonly callP99: number;
+  readonly callsPerSec: number;
+}
+
+const RECIPIENT = '0x' + '42'.repeat(20);
+/** high enough for any base fee the load can cause; the effective price is base fee + tip */
+const MAX_FEE = 100_000_000_000n;
+const TIP = 1_000_000_000n;
+const GAS = 80_000n;
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const j = (await r.json()) as { result?: unknown; error?: { message: string } };
+  if (j.error) throw new Error(`${method}: ${j.error.message}`);
+  return j.result;
+}
+
+async function receipt(url: string, hash: string): Promise<any> {
+  for (let i = 0; i < 600; i++) {
+    const rc = await rpc(url, 'eth_getTransactionReceipt', [hash]);
+    if (rc) return rc;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no receipt for ${hash}`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Runs the ERC-20 transfer and eth_call measurements against one node. */
+async function measure(name: string, url: string, o: EvmBenchOptions, log: (s: string) => void): Promise<EvmFigures> {
+  const chainId = BigInt(await rpc(url, 'eth_chainId'));
+  const wallets = Array.from({ length: o.senders }, (_, i) => new Wallet('0x' + Buffer.from(derivePrivateKey(DEV_MNEMONIC, hdPath(60, i))).toString('hex')));
+  const nonces = await Promise.all(wallets.map(async (w) => Number(await rpc(url, 'eth_getTransactionCount', [w.address, 'latest']))));
+  const iface = new Interface(compileToken().abi);
+  const sign = (i: number, tx: object): Promise<string> =>
+    wallets[i]!.signTransaction({ chainId, type: 2, maxFeePerGas: MAX_FEE, maxPriorityFeePerGas: TIP, gasLimit: GAS, ...tx, nonce: nonces[i]!++ });
+  const send = async (raw: string): Promise<string> => rpc(url, 'eth_sendRawTransaction', [raw]);
+
+  // deploy, then give every other sender its share of the supply
+  const token = getCreateAddress({ from: wallets[0]!.address, nonce: nonces[0]! });
+  const supply = 10n ** 30n;
+  const deploy = await sign(0, { gasLimit: 1_000_000n, data: compileToken().bytecode + iface.encodeDeploy([supply]).slice(2) });
+  if ((await receipt(url, await send(deploy))).status !== '0x1') throw new Error(`${name}: token deployment failed`);
+  const shares = [];
+  for (let i = 1; i < wallets.length; i++) shares.push(await send(await sign(0, { to: token, data: iface.encodeFunctionData('transfer', [wallets[i]!.address, supply / 100n]) })));
+  for (const h of shares) if ((await receipt(url, h)).status !== '0x1') throw new Error(`${name}: token distribution failed`);
+
+  // pre-sign, then send at saturation: one client per sender, in nonce order
+  const t0 = Date.now();
+  const transfer = iface.encodeFunctionData('transfer', [RECIPIENT, 1n]);
+  const signed: string[][] = [];
+  for (let i = 0; i < wallets.length; i++) {
+    const list: string[] = [];
+    for (let k = 0; k < o.transfersPerSender; k++) list.push(await sign(i, { to: token, data: transfer }));
+    signed.push(list);
+  }
+  const total = o.transfersPerSender * wallets.length;
+  log(`${name}: pre-signed ${total} ERC-20 transfers in ${Date.now() - t0} ms`);
+  const balanceOf = iface.encodeFunctionData('balanceOf', [RECIPIENT]);
+  const tokenBalance = async (): Promise<bigint> => BigInt(await rpc(url, 'eth_call', [{ to: token, data: balanceOf }, 'latest']));
+  const before = await tokenBalance();
+  const startBlock = Number(await rpc(url, 'eth_blockNumber'));
+  const start = performance.now();
+  await Promise.all(signed.map(async (list) => { for (const raw of list) await send(raw); }));
+  const sentSecs = (performance.now() - start) / 1000;
+  // committed when each sender's nonce has passed its last transfer
+  await Promise.all(wallets.map(async (w, i) => {
+    while (Number(await rpc(url, 'eth_getTransactionCount', [w.address, 'latest'])) < nonces[i]!) await new Promise((r) => setTimeout(r, 20));
+  }));
+  const secs = (performance.now() - start) / 1000;
+  const blocks = Number(await rpc(url, 'eth_blockNumber')) - startBlock;
+  const moved = (await tokenBalance()) - before;
+  if (moved !== BigInt(total)) throw new Error(`${name}: ${moved} of ${total} transfers succeeded`);
+  log(`${name}: ${total} transfers accepted by eth_sendRawTransaction in ${sentSecs.toFixed(2)} s, committed in ${secs.toFixed(2)} s over ${blocks} blocks`);
+
+  // eth_call latency under concurrent clients
+  const lat: number[] = [];
+  let issued = 0;
+  const qStart = performance.now();
+  await Promise.all(Array.from({ length: o.clients }, async () => {
+    while (issued < o.calls) {
+      issued++;
+      const s = performance.now();
+      await rpc(url, 'eth_call', [{ to: token, data: balanceOf }, 'latest']);
+      lat.push(performance.now() - s);
+    }
+  }));
+  const qSecs = (performance.now() - qStart) / 1000;
+  lat.sort((a, b) => a - b);
+  return {
+    node: name, transfers: total, transfersPerSec: total / secs, blocks,
+    callP50: percentile(lat, 50), callP99: percentile(lat, 99), callsPerSec: o.calls / qSecs,
+  };
+}
+
+function table(rows: EvmFigures[], o: EvmBenchOptions): string[] {
+  const line = (label: string, f: (r: EvmFigures) => string): string => label.padEnd(44) + rows.map((r) => f(r).padStart(12)).join('');
+  return [
+    line('EVM (ERC-20 over the Ethereum JSON-RPC)', (r) => r.node),
+    line(`ERC-20 transfers committed (${o.senders} senders)`, (r) => String(r.transfers)),
+    line('  blocks', (r) => String(r.blocks)),
+    line('  transfers/s', (r) => r.transfersPerSec.toFixed(0)),
+    line(`eth_call balanceOf, ${o.clients} clients: p50 ms`, (r) => r.callP50.toFixed(2)),
+    line('  p99 ms', (r) => r.callP99.toFixed(2)),
+    line('  calls/s', (r) => r.callsPerSec.toFixed(0)),
+  ];
+}
+
+/** Runs the EVM measurements on chaind (a dev node, or `ethUrl`) and on hardhat; prints a table. */
+export async function evmBench(o: EvmBenchOptions): Promise<EvmFigures[]> {
+  const log = o.log ?? ((s: string) => console.log(s));
+  if (o.senders < 1 || o.senders > 10) throw new Error('--evm-senders must be between 1 and 10 (the funded dev accounts)');
+  const rows: EvmFigures[] = [];
+  const node = o.ethUrl ? undefined : await startNode({ timeoutCommit: '1s' });
+  try {
+    rows.push(await measure('chaind', o.ethUrl ?? node!.ethUrl, o, log));
+  } finally {
+    await node?.stop();
+    node?.cleanup();
+  }
+  if (o.reference) {
+    const hh = await startHardhat();
+    try {
+      rows.push(await measure('hardhat', hh.url, o, log));
+    } finally {
+      await hh.stop();
+    }
+  }
+  for (const l of table(rows, o)) log(l);
+  return rows;
+}
