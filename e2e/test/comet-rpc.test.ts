@@ -389,6 +389,28 @@ describe('e2e: CometBFT v0.38 RPC (cosmjs Comet38Client, raw JSON-RPC, URI, webs
     expect(dupAsync.error.data).to.equal('tx already exists in cache');
   });
 
+  it('block_search: block.height ranges and finalize-block events, newest first by default (Comet38Client and raw)', async () => {
+    // cosmjs decodes every block (and sorts them ascending itself)
+    const res = await http.blockSearch({ query: 'block.height >= 2 AND block.height <= 4' });
+    expect(res.totalCount).to.equal(3);
+    expect(res.blocks.map((b) => b.block.header.height)).to.deep.equal([2, 3, 4]);
+    const desc = await rpcCall(node.rpcUrl, 'block_search', { query: 'block.height >= 2 AND block.height <= 4' });
+    expect(desc.result.blocks.map((b: any) => b.block.header.height)).to.deep.equal(['4', '3', '2']);
+    const asc = await rpcCall(node.rpcUrl, 'block_search', { query: 'block.height >= 2 AND block.height <= 4', order_by: 'asc', per_page: '2', page: '2' });
+    expect(asc.result.total_count).to.equal('3');
+    expect(asc.result.blocks.map((b: any) => b.block.header.height)).to.deep.equal(['4']);
+    expect(asc.result.blocks[0].block_id.hash).to.match(HEX64);
+    // the block_gas event of the tx's block carries its height
+    const byEvent = await rpcCall(node.rpcUrl, 'block_search', { query: `block_gas.height = '${tx.height}' AND tm.event = 'NewBlock'` });
+    expect(byEvent.result.blocks.map((b: any) => Number(b.block.header.height))).to.deep.equal([tx.height]);
+    const none = await rpcCall(node.rpcUrl, 'block_search', { query: "tm.event = 'Tx'" });
+    expect(none.result).to.deep.equal({ blocks: [], total_count: '0' });
+    const bad = await rpcCall(node.rpcUrl, 'block_search', { query: 'block.height >' });
+    expect(bad.error.code).to.equal(-32603);
+    const badOrder = await rpcCall(node.rpcUrl, 'block_search', { query: 'block.height > 1', order_by: 'up' });
+    expect(badOrder.error.data).to.equal('expected order_by to be either `asc` or `desc` or empty');
+  });
+
   it('height and parameter errors are the CometBFT ones', async () => {
     const latest = Number((await rpcCall(node.rpcUrl, 'status')).result.sync_info.latest_block_height);
     const future = await rpcCall(node.rpcUrl, 'block', { height: String(latest + 1000) });

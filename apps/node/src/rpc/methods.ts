@@ -300,6 +300,27 @@ export const METHODS: Record<string, MethodDef> = {
       return { txs, total_count: String(res.total) };
     },
   },
+  block_search: {
+    params: [str('query'), int('page'), int('per_page'), str('order_by')],
+    handler: async (node, p) => {
+      const text = String(p.query ?? '');
+      if (text.length > MAX_QUERY_LENGTH) throw RpcErrors.internal('maximum query length exceeded');
+      const order = String(p.order_by ?? '');
+      if (!['', 'asc', 'desc'].includes(order)) throw RpcErrors.internal('expected order_by to be either `asc` or `desc` or empty');
+      const q = parseRpcQuery(node, text, '');
+      const perPage = perPageOf(p.per_page);
+      const requested = p.page === undefined ? 1 : Number(p.page);
+      // CometBFT: newest first unless order_by is asc
+      const res = await node.engine.indexer.searchBlocks(q, { page: Math.max(requested, 1), perPage, orderDesc: order !== 'asc' });
+      pageOf(p.page, perPage, res.total);
+      const blocks = [];
+      for (const h of res.heights) {
+        const b = await storedBlock(node, h);
+        blocks.push({ block_id: blockIdJson(b.blockId), block: blockJson(b.block) });
+      }
+      return { blocks, total_count: String(res.total) };
+    },
+  },
   block: {
     params: [int('height')],
     cacheable: 'height',
