@@ -89,6 +89,10 @@ describe('e2e: REST [api] options', function () {
 
   it('rpc-write-timeout: a response not written within the timeout closes the connection', async () => {
     const raw = await signedSend(node.restUrl, 8, await devAddress(9), '1');
+    // broadcast right after a block: the next one (and the answer) is ~4 s away
+    const heightNow = async (): Promise<number> => Number((await getJson(`${node.rpcUrl}/status`)).body.result.sync_info.latest_block_height);
+    const h0 = await heightNow();
+    while ((await heightNow()) === h0) await new Promise((r) => setTimeout(r, 50));
     const started = Date.now();
     let failed: unknown;
     try {
