@@ -28,6 +28,8 @@ export interface NodeHandle {
   /** Ethereum JSON-RPC over HTTP and websocket (served when the dev config enables it) */
   readonly ethUrl: string;
   readonly ethWsUrl: string;
+  /** gRPC `host:port` (the last `--grpc.address` given, `extraArgs` included) */
+  readonly grpcAddress: string;
   proc: ChildProcess;
   output: string;
   /** sends SIGTERM and waits for exit */
@@ -88,6 +90,7 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
     wsUrl: `ws://127.0.0.1:${rpcPort}/websocket`,
     ethUrl: `http://127.0.0.1:${ethPort}`,
     ethWsUrl: `ws://127.0.0.1:${ethWsPort}`,
+    grpcAddress: args[args.lastIndexOf('--grpc.address') + 1]!,
     proc: undefined as unknown as ChildProcess,
     output: '',
     async stop() {

@@ -110,6 +110,11 @@ describe('auth: queries through app.query', () => {
     expect(toStr.value!.address_string).to.equal(A.address);
     const emptyBytes = await chain.query('/chain.auth.v1beta1.Query/AddressBytesToString', 'chain.auth.v1beta1.AddressBytesToStringRequest', { address_bytes: new Uint8Array() }, 'chain.auth.v1beta1.AddressBytesToStringResponse');
     expect([emptyBytes.res.code, emptyBytes.res.log]).to.deep.equal([18, 'rpc error: code = InvalidArgument desc = empty address bytes is not allowed: invalid request']);
+    // any length is encoded, as the SDK's bech32 codec does (found by e2e/test/abuse.test.ts: was an internal error)
+    const long = await chain.query<{ address_string: string }>('/chain.auth.v1beta1.Query/AddressBytesToString', 'chain.auth.v1beta1.AddressBytesToStringRequest',
+      { address_bytes: new Uint8Array(4500).fill(0xab) }, 'chain.auth.v1beta1.AddressBytesToStringResponse');
+    expect(long.res.code, long.res.log).to.equal(0);
+    expect(long.value!.address_string).to.match(/^chain1[02-9ac-hj-np-z]{7206}$/);
     const toBytes = await chain.query<{ address_bytes: Uint8Array }>('/chain.auth.v1beta1.Query/AddressStringToBytes', 'chain.auth.v1beta1.AddressStringToBytesRequest',
       { address_string: E.address }, 'chain.auth.v1beta1.AddressStringToBytesResponse');
     expect(Buffer.from(toBytes.value!.address_bytes).toString('hex')).to.equal(Buffer.from(E.addr).toString('hex'));

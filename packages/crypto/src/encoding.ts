@@ -45,8 +45,9 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** Bech32 of any length: like the SDK's `bech32.ConvertAndEncode`, encoding has no length limit (decoding has). */
 export function toBech32(prefix: string, data: Uint8Array): string {
-  return bech32.encode(prefix, bech32.toWords(data), 1023);
+  return bech32.encode(prefix, bech32.toWords(data), false);
 }
 
 export interface Bech32Decoded { readonly prefix: string; readonly data: Uint8Array }

@@ -69,6 +69,12 @@ describe('crypto keys', () => {
     expect(() => fromBech32(s.slice(0, -1) + (s.endsWith('q') ? 'p' : 'q'))).to.throw(/decoding bech32 failed/);
   });
 
+  it('bech32-encodes data of any length (the SDK does), decoding keeps the 1023-character limit', () => {
+    const long = toBech32('chain', new Uint8Array(4000).fill(1));
+    expect(long).to.have.length(6412);
+    expect(() => fromBech32(long)).to.throw(/decoding bech32 failed/);
+  });
+
   it('base64 is strict', () => {
     expect(toBase64(fromBase64('AQID'))).to.equal('AQID');
     expect(() => fromBase64('!!!')).to.throw();

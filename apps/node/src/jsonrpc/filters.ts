@@ -102,8 +102,9 @@ export class FilterManager {
   }
 
   private get(id: unknown): Filter {
-    const f = typeof id === 'string' ? this.filters.get(id.toLowerCase()) : undefined;
-    if (!f) throw ServerError(`filter not found: ${String(id)}`);
+    if (typeof id !== 'string') throw InvalidParams(`invalid filter id: expected a string, got ${JSON.stringify(id) ?? 'nothing'}`);
+    const f = this.filters.get(id.toLowerCase());
+    if (!f) throw ServerError(`filter not found: ${id}`);
     return f;
   }
 

@@ -12,12 +12,14 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
 import type { EventBus } from '@chain/events';
 import type { Backend } from './backend.js';
+import { debugMethods } from './debug.js';
 import { ethMethods } from './eth.js';
 import { FilterManager, filterMethods } from './filters.js';
 import { netMethods, txpoolMethods, web3Methods } from './misc.js';
 import { SubscriptionHub, WsConnection, subscriptionMethods } from './subscriptions.js';
 import type { Handler, JsonRpcSettings, RpcContext } from './types.js';
 import { InvalidRequest, MethodNotFound, ParseError, RpcError, paramList } from './util.js';
+import { lingerOnClose } from '../http-linger.js';
 
 export interface JsonRpcServer {
   readonly port: number;
@@ -41,7 +43,7 @@ export interface JsonRpcServerOptions {
 type Id = string | number | null;
 
 function methodTable(namespaces: ReadonlySet<string>): Map<string, Handler> {
-  const all: Record<string, Handler> = { ...ethMethods, ...filterMethods, ...subscriptionMethods, ...netMethods, ...web3Methods, ...txpoolMethods };
+  const all: Record<string, Handler> = { ...ethMethods, ...filterMethods, ...subscriptionMethods, ...netMethods, ...web3Methods, ...txpoolMethods, ...debugMethods };
   const m = new Map<string, Handler>();
   for (const [name, h] of Object.entries(all)) if (namespaces.has(name.slice(0, name.indexOf('_')))) m.set(name, h);
   return m;
@@ -111,6 +113,7 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     // geth: 413 `content length too large`; the rest of the body is read and dropped (destroying the
     // socket would lose the answer), then the connection closes
     const tooLarge = (): void => {
+      lingerOnClose(req.socket); // the answer must not be lost in a reset (the body is not read to the end)
       res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
       res.end(JSON.stringify(errorObj(null, InvalidRequest(`content length too large (max ${settings.maxBodyBytes} bytes)`))));
     };

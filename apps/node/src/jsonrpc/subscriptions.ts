@@ -13,7 +13,7 @@ import type { Backend } from './backend.js';
 import { blockLogs, formatHeader, formatTx, parseCriteria } from './format.js';
 import type { LogCriteria } from './format.js';
 import type { Handler } from './types.js';
-import { InvalidParams, ServerError, newId } from './util.js';
+import { InvalidParams, RpcError, ServerError, newId } from './util.js';
 
 interface Sub {
   readonly id: string;
@@ -134,7 +134,8 @@ export class SubscriptionHub {
 
 export const subscriptionMethods: Record<string, Handler> = {
   eth_subscribe: (params, { hub, ws }) => {
-    if (!ws) throw new (class extends Error {})('notifications not supported');
+    // geth's ErrNotificationsUnsupported (-32601) over HTTP
+    if (!ws) throw new RpcError(-32601, 'notifications not supported');
     return hub.subscribe(ws, params);
   },
   eth_unsubscribe: ([id], { ws }) => {

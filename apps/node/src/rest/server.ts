@@ -16,6 +16,7 @@ import type { Node } from '../node.js';
 import type { Logger } from '../logger.js';
 import { buildRoutes, matchRoute } from './routes.js';
 import { swaggerDocument } from './swagger.js';
+import { lingerOnClose } from '../http-linger.js';
 
 export interface RestServer {
   readonly port: number;
@@ -47,6 +48,7 @@ function readBody(ctx: Koa.Context, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const tooLarge = (): void => {
       ctx.set('Connection', 'close');
+      lingerOnClose(req.socket);
       req.removeAllListeners('data');
       req.resume();
       reject(statusError(GrpcCode.INVALID_ARGUMENT, 'http: request body too large'));

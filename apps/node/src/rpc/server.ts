@@ -28,6 +28,7 @@ import type { MethodDef } from './methods.js';
 import { decodeJsonParams, decodeUriParams, ParamError } from './params.js';
 import type { Params } from './params.js';
 import { eventDataJson } from './events.js';
+import { lingerOnClose } from '../http-linger.js';
 
 export interface RpcServer {
   readonly port: number;
@@ -176,6 +177,7 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
     const limit = cfg.max_body_bytes;
     const tooLarge = (): void => {
       res.setHeader('Connection', 'close');
+      lingerOnClose(req.socket);
       sendJson(res, 400, errorResponse(undefined, RpcErrors.invalidRequest('error reading request body: http: request body too large')));
       req.removeAllListeners('data');
       req.resume(); // discard the rest; the connection closes after the answer

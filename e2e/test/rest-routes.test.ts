@@ -1,0 +1,327 @@
+/**
+ * Every REST route of the Swagger document (GET /swagger), in both spellings (`/chain/...` and
+ * `/cosmos/...`, `/cosmos/base/tendermint/...` for `/chain/base/consensus/...`), over real HTTP with
+ * valid parameters: HTTP 200, application/json, gRPC-gateway JSON checked against the response schema
+ * of the document (snake_case keys, 64-bit integers as strings, enums by name, bytes as base64, every
+ * field emitted), the `Grpc-Metadata-X-Cosmos-Block-Height` header, and equal answers in both
+ * spellings up to the `@type` dialect. A route of the document missing from the parameter tables below
+ * fails the test. Also `[api]`: `--api.enable=false` opens no REST listener; `swagger = false` serves
+ * no Swagger document.
+ */
+import { expect } from 'chai';
+import { Socket } from 'node:net';
+import { toBase64 } from '@cosmjs/encoding';
+import { fromBech32 } from '@chain/crypto';
+import { startNode } from '../src/node-process.js';
+import type { NodeHandle } from '../src/node-process.js';
+import { devAddress, devHome, getJson, postJson, rawHttp, rpcCall, signedSend } from '../src/clients.js';
+
+/** What a route needs: path parameters, a query string; `latest` routes answer for the newest block. */
+interface Call { params?: Record<string, string>; query?: string; latest?: boolean }
+interface Fixture { rest: string; sender: string; senderHex: string; accountNumber: string; recipient: string; txHash: string; txHeight: number; evm: string; evm2: string }
+
+const EVM_DEV0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const EVM_DEV1 = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/** GET routes by canonical template. */
+const GET_CALLS: Record<string, (f: Fixture) => Call> = {
+  '/chain/auth/v1beta1/account_info/{address}': (f) => ({ params: { address: f.sender } }),
+  '/chain/auth/v1beta1/accounts': () => ({ query: 'pagination.limit=3&pagination.count_total=true' }),
+  '/chain/auth/v1beta1/accounts/{address}': (f) => ({ params: { address: f.sender } }),
+  '/chain/auth/v1beta1/address_by_id/{id}': (f) => ({ params: { id: f.accountNumber } }),
+  '/chain/auth/v1beta1/bech32': () => ({}),
+  '/chain/auth/v1beta1/bech32/{address_bytes}': (f) => ({ params: { address_bytes: encodeURIComponent(Buffer.from(f.senderHex, 'hex').toString('base64')) } }),
+  '/chain/auth/v1beta1/module_accounts': () => ({}),
+  '/chain/auth/v1beta1/module_accounts/{name}': () => ({ params: { name: 'fee_collector' } }),
+  '/chain/auth/v1beta1/params': () => ({}),
+  '/chain/bank/v1beta1/balances/{address}': (f) => ({ params: { address: f.sender }, query: 'pagination.limit=10' }),
+  '/chain/bank/v1beta1/balances/{address}/by_denom': (f) => ({ params: { address: f.sender }, query: 'denom=achain' }),
+  '/chain/bank/v1beta1/balances/{address}/{denom}': (f) => ({ params: { address: f.recipient, denom: 'achain' } }),
+  '/chain/bank/v1beta1/denom_owners/{denom}': () => ({ params: { denom: 'achain' }, query: 'pagination.limit=5&pagination.count_total=true' }),
+  '/chain/bank/v1beta1/denoms_metadata': () => ({}),
+  '/chain/bank/v1beta1/denoms_metadata/{denom}': () => ({ params: { denom: 'achain' } }),
+  '/chain/bank/v1beta1/params': () => ({}),
+  '/chain/bank/v1beta1/send_enabled': () => ({ query: 'denoms=achain' }),
+  '/chain/bank/v1beta1/spendable_balances/{address}': (f) => ({ params: { address: f.sender } }),
+  '/chain/bank/v1beta1/supply': () => ({ query: 'pagination.count_total=true' }),
+  '/chain/bank/v1beta1/supply/by_denom': () => ({ query: 'denom=achain' }),
+  '/chain/bank/v1beta1/supply/{denom}': () => ({ params: { denom: 'achain' } }),
+  '/chain/base/consensus/v1beta1/blocks/latest': () => ({ latest: true }),
+  '/chain/base/consensus/v1beta1/blocks/{height}': (f) => ({ params: { height: String(f.txHeight) } }),
+  '/chain/base/consensus/v1beta1/node_info': () => ({}),
+  '/chain/base/consensus/v1beta1/syncing': () => ({}),
+  '/chain/base/consensus/v1beta1/validatorsets/latest': () => ({ latest: true }),
+  '/chain/base/consensus/v1beta1/validatorsets/{height}': () => ({ params: { height: '1' }, query: 'pagination.limit=10' }),
+  '/chain/evm/v1/account/{address}': (f) => ({ params: { address: f.evm } }),
+  '/chain/evm/v1/balances/{address}': (f) => ({ params: { address: f.evm } }),
+  '/chain/evm/v1/base_fee': () => ({}),
+  '/chain/evm/v1/codes/{address}': (f) => ({ params: { address: f.evm } }),
+  '/chain/evm/v1/params': () => ({}),
+  '/chain/evm/v1/storage/{address}/{key}': (f) => ({ params: { address: f.evm, key: '0x' + '00'.repeat(32) } }),
+  '/chain/tx/v1beta1/txs': (f) => ({ query: `query=${encodeURIComponent(`message.sender='${f.sender}' AND tx.height=${f.txHeight}`)}&order_by=ORDER_BY_DESC` }),
+  '/chain/tx/v1beta1/txs/{hash}': (f) => ({ params: { hash: f.txHash } }),
+};
+
+/**
+ * POST routes by canonical template: valid bodies for the `/chain` and the `/cosmos` spelling, whether
+ * both spellings must answer the same, and a check of the answer.
+ */
+const POST_CALLS: Record<string, { bodies: (f: Fixture) => Promise<[unknown, unknown]>; same: boolean; check: (b: any) => void }> = {
+  '/chain/tx/v1beta1/simulate': {
+    bodies: async (f) => { const b = { tx_bytes: toBase64(await signedSend(f.rest, 3, f.recipient, '5', { memo: 'simulated' })) }; return [b, b]; },
+    same: true, check: (b) => expect(Number(b.gas_info.gas_used)).to.be.greaterThan(0),
+  },
+  // two different sends (consecutive sequences, both signed first): the same bytes twice would hit the mempool cache
+  '/chain/tx/v1beta1/txs': {
+    bodies: async (f) => {
+      const [a, b] = [await signedSend(f.rest, 3, f.recipient, '6', { sequenceOffset: 0 }), await signedSend(f.rest, 3, f.recipient, '7', { sequenceOffset: 1 })];
+      return [{ tx_bytes: toBase64(a), mode: 'BROADCAST_MODE_SYNC' }, { tx_bytes: toBase64(b), mode: 'BROADCAST_MODE_SYNC' }];
+    },
+    same: false, check: (b) => expect(b.tx_response.code, b.tx_response.raw_log).to.equal(0),
+  },
+  '/chain/evm/v1/eth_call': { bodies: async (f) => [{ from: f.evm, to: f.evm2, data: '' }, { from: f.evm, to: f.evm2, data: '' }], same: true, check: (b) => expect(b.vm_error).to.equal('') },
+  '/chain/evm/v1/estimate_gas': { bodies: async (f) => [{ from: f.evm, to: f.evm2, value: '1' }, { from: f.evm, to: f.evm2, value: '1' }], same: true, check: (b) => expect(b.gas).to.equal('21000') },
+};
+
+/** The canonical template of a swagger path. */
+function canonical(path: string): string {
+  if (path.startsWith('/cosmos/base/tendermint/')) return '/chain/base/consensus/' + path.slice('/cosmos/base/tendermint/'.length);
+  return path.startsWith('/cosmos/') ? '/chain/' + path.slice('/cosmos/'.length) : path;
+}
+
+function cosmosSpelling(template: string): string {
+  if (template.startsWith('/chain/base/consensus/')) return '/cosmos/base/tendermint/' + template.slice('/chain/base/consensus/'.length);
+  return '/cosmos/' + template.slice('/chain/'.length);
+}
+
+/** `@type` URLs in the canonical spelling (the Cosmos dialect maps `/chain.x` to `/cosmos.x`, eth keys to ethermint's). */
+function canonicalTypes(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonicalTypes);
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === '@type' && typeof x === 'string'
+    ? x.replace(/^\/cosmos\./, '/chain.').replace(/^\/ethermint\.crypto\.v1\.ethsecp256k1\./, '/chain.crypto.ethsecp256k1.') : canonicalTypes(x)]));
+}
+
+/** Every `@type` value in a response. */
+function typeUrls(v: unknown, out: string[] = []): string[] {
+  if (Array.isArray(v)) v.forEach((x) => typeUrls(x, out));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) { if (k === '@type') out.push(String(x)); else typeUrls(x, out); }
+  return out;
+}
+
+type Schema = { $ref?: string; type?: string; format?: string; enum?: string[]; items?: Schema; properties?: Record<string, Schema>; additionalProperties?: Schema | boolean; 'x-oneofs'?: Record<string, string[]> };
+
+/**
+ * Checks a gateway JSON value against its swagger schema; returns the problems found (`where: what`).
+ * Messages may be `null` (unset); every field of a message is present (EmitDefaults) except unset oneof
+ * members; `Any` values are checked against the definition of their `@type` when the document has it.
+ */
+function checkSchema(v: unknown, s: Schema, defs: Record<string, Schema>, where: string, out: string[]): string[] {
+  if (s.$ref) {
+    const name = s.$ref.split('/').pop()!;
+    if (v === null) return out;
+    if (name === 'google.protobuf.Any') {
+      if (typeof v !== 'object' || Array.isArray(v) || typeof (v as Record<string, unknown>)['@type'] !== 'string') { out.push(`${where}: Any without @type`); return out; }
+      const { '@type': url, ...rest } = v as Record<string, unknown>;
+      const def = defs[(canonicalTypes({ '@type': url }) as { '@type': string })['@type'].slice(1)];
+      if (def) checkSchema(rest, def, defs, `${where}<${String(url)}>`, out);
+      else for (const k of Object.keys(rest)) if (!/^[a-z][a-z0-9_]*$/.test(k)) out.push(`${where}.${k}: not snake_case`);
+      return out;
+    }
+    const def = defs[name];
+    if (!def) { out.push(`${where}: no definition ${name}`); return out; }
+    return checkSchema(v, def, defs, where, out);
+  }
+  const fail = (what: string): string[] => { out.push(`${where}: ${what} (got ${JSON.stringify(v)?.slice(0, 60)})`); return out; };
+  if (s.enum) return typeof v === 'string' && s.enum.includes(v) ? out : fail(`not one of the enum names`);
+  switch (s.type) {
+    case 'string':
+      if (s.format === 'byte') return v === null || (typeof v === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(v)) ? out : fail('bytes must be base64 or null');
+      if (typeof v !== 'string') return fail('expected a string');
+      if (s.format === 'int64' || s.format === 'uint64') return /^-?\d+$/.test(v) ? out : fail('64-bit integer must be a decimal string');
+      if (s.format === 'date-time') return /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/.test(v) ? out : fail('RFC 3339 UTC timestamp');
+      return out;
+    case 'integer': return Number.isInteger(v) ? out : fail('expected a JSON integer');
+    case 'number': return typeof v === 'number' ? out : fail('expected a JSON number');
+    case 'boolean': return typeof v === 'boolean' ? out : fail('expected a boolean');
+    case 'array':
+      if (!Array.isArray(v)) return fail('expected an array');
+      v.forEach((x, i) => checkSchema(x, s.items ?? {}, defs, `${where}[${i}]`, out));
+      return out;
+    case 'object': {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) return fail('expected an object');
+      const o = v as Record<string, unknown>;
+      if (s.additionalProperties && typeof s.additionalProperties === 'object' && !s.properties) {
+        for (const [k, x] of Object.entries(o)) checkSchema(x, s.additionalProperties, defs, `${where}.${k}`, out);
+        return out;
+      }
+      const props = s.properties ?? {};
+      const oneofMembers = new Set(Object.values(s['x-oneofs'] ?? {}).flat());
+      for (const k of Object.keys(o)) {
+        if (!/^[a-z][a-z0-9_]*$/.test(k)) out.push(`${where}.${k}: not snake_case`);
+        if (!(k in props)) out.push(`${where}.${k}: not a field of the message`);
+        else checkSchema(o[k], props[k]!, defs, `${where}.${k}`, out);
+      }
+      for (const k of Object.keys(props)) if (!(k in o) && !oneofMembers.has(k)) out.push(`${where}.${k}: missing (defaults are emitted)`);
+      for (const [name, members] of Object.entries(s['x-oneofs'] ?? {})) if (members.filter((m) => m in o).length > 1) out.push(`${where}: oneof ${name} has several members`);
+      return out;
+    }
+    default: return out; // google.protobuf.Value and friends: any JSON
+  }
+}
+
+describe('e2e: every REST route of the Swagger document, both spellings, real HTTP', function () {
+  this.timeout(180_000);
+  let node: NodeHandle;
+  let apiOff: NodeHandle;
+  let noSwagger: NodeHandle;
+  let doc: { paths: Record<string, Record<string, any>>; definitions: Record<string, Schema> };
+  let f: Fixture;
+  const exercised = new Set<string>();
+
+  before(async () => {
+    [node, apiOff, noSwagger] = await Promise.all([
+      startNode(), startNode({ extraArgs: ['--api.enable=false'] }), startNode({ home: devHome({ app: { 'api.swagger': false } }) }),
+    ]);
+    const sw = await getJson(`${node.restUrl}/swagger`);
+    expect(sw.status).to.equal(200);
+    doc = sw.body;
+    // a committed send from coin-type-118 dev account 3: its hash, height and sender's account
+    const sender = await devAddress(3);
+    const recipient = await devAddress(4);
+    const sent = await postJson(`${node.restUrl}/chain/tx/v1beta1/txs`, { tx_bytes: toBase64(await signedSend(node.restUrl, 3, recipient, '1234', { memo: 'rest routes' })), mode: 'BROADCAST_MODE_SYNC' });
+    expect(sent.body.tx_response.code, sent.body.tx_response.raw_log).to.equal(0);
+    let got: any;
+    for (let i = 0; i < 200 && got?.status !== 200; i++) {
+      got = await getJson(`${node.restUrl}/chain/tx/v1beta1/txs/${sent.body.tx_response.txhash}`);
+      if (got.status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(got.status, 'the fixture send was not committed').to.equal(200);
+    const acct = (await getJson(`${node.restUrl}/chain/auth/v1beta1/accounts/${sender}`)).body.account;
+    f = {
+      rest: node.restUrl, sender, recipient, senderHex: Buffer.from(fromBech32(sender).data).toString('hex'), accountNumber: acct.account_number,
+      txHash: sent.body.tx_response.txhash, txHeight: Number(got.body.tx_response.height), evm: EVM_DEV0, evm2: EVM_DEV1,
+    };
+  });
+
+  after(async () => {
+    await Promise.all([node, apiOff, noSwagger].map(async (n) => { await n?.stop(); n?.cleanup(); }));
+  });
+
+  /** The checks every 200 answer must pass; returns the body. */
+  const checkAnswer = (label: string, r: { status: number; headers: Headers; text: string; body: any }, schemaRef: string, dialect: 'chain' | 'cosmos', height?: number): any => {
+    expect(r.status, `${label}: ${r.text.slice(0, 300)}`).to.equal(200);
+    expect(r.headers.get('content-type'), label).to.match(/^application\/json/);
+    const h = r.headers.get('grpc-metadata-x-cosmos-block-height');
+    expect(h, `${label}: Grpc-Metadata-X-Cosmos-Block-Height`).to.match(/^[1-9]\d*$/);
+    if (height !== undefined) expect(Number(h), `${label}: the height asked for`).to.equal(height);
+    const problems = checkSchema(r.body, { $ref: schemaRef }, doc.definitions, label, []);
+    expect(problems, `${label}: gateway JSON against the schema`).to.deep.equal([]);
+    const wrong = typeUrls(r.body).filter((u) => (dialect === 'cosmos' ? u.startsWith('/chain.') : /^\/(cosmos|ethermint)\./.test(u)));
+    expect(wrong, `${label}: @type URLs of the other dialect`).to.deep.equal([]);
+    return r.body;
+  };
+
+  it('lists every route in both spellings, and every route is in the parameter tables', () => {
+    const templates = new Set(Object.keys(doc.paths).map(canonical));
+    for (const t of templates) {
+      for (const spelling of [t, cosmosSpelling(t)]) expect(doc.paths, `${spelling} in the document`).to.have.property(spelling);
+      for (const m of Object.keys(doc.paths[t]!)) {
+        const table = m === 'get' ? GET_CALLS : POST_CALLS;
+        expect(table, `${m.toUpperCase()} ${t} has no entry in the parameter table of this test`).to.have.property(t);
+      }
+    }
+    for (const t of [...Object.keys(GET_CALLS), ...Object.keys(POST_CALLS)]) expect(templates.has(t), `${t} is in the table but not in the document`).to.equal(true);
+  });
+
+  it('GET: every route answers 200 with gateway JSON of its schema, the height header, and the same in both spellings', async () => {
+    const gets = Object.entries(doc.paths).filter(([p, ops]) => ops.get && p.startsWith('/chain/'));
+    for (const [template] of gets) {
+      const call = GET_CALLS[template]!(f);
+      const fill = (t: string): string => t.replace(/\{([^}=]+)(=[^}]*)?\}/g, (_m, n: string) => call.params?.[n] ?? `<missing ${n}>`) + (call.query ? `?${call.query}` : '');
+      const cosmos = cosmosSpelling(template);
+      for (let attempt = 0; ; attempt++) {
+        // state at one height for both spellings (routes of the newest block may see a new one in between)
+        const height = Number((await rpcCall(node.rpcUrl, 'status')).result.sync_info.latest_block_height);
+        const headers = { 'x-cosmos-block-height': String(height) };
+        const [a, b] = await Promise.all([rawHttp(`${node.restUrl}${fill(template)}`, { headers }), rawHttp(`${node.restUrl}${fill(cosmos)}`, { headers })]);
+        const ref = (p: string): string => doc.paths[p]!.get.responses['200'].schema.$ref;
+        const chainBody = checkAnswer(`GET ${fill(template)}`, a, ref(template), 'chain', height);
+        const cosmosBody = checkAnswer(`GET ${fill(cosmos)}`, b, ref(cosmos), 'cosmos', height);
+        if (call.latest && attempt < 5 && JSON.stringify(canonicalTypes(cosmosBody)) !== JSON.stringify(chainBody)) continue;
+        expect(canonicalTypes(cosmosBody), `${template}: the two spellings differ`).to.deep.equal(chainBody);
+        exercised.add(`GET ${template}`).add(`GET ${cosmos}`);
+        break;
+      }
+    }
+    // the answers are about the fixture
+    expect((await getJson(`${node.restUrl}/cosmos/tx/v1beta1/txs/${f.txHash}`)).body.tx.body.memo).to.equal('rest routes');
+    expect((await getJson(`${node.restUrl}/chain/tx/v1beta1/txs?${GET_CALLS['/chain/tx/v1beta1/txs']!(f).query}`)).body.tx_responses[0].txhash).to.equal(f.txHash);
+    expect((await getJson(`${node.restUrl}/chain/auth/v1beta1/address_by_id/${f.accountNumber}`)).body.account_address).to.equal(f.sender);
+  });
+
+  it('POST: simulate, broadcast, eth_call and estimate_gas with valid bodies in both spellings', async () => {
+    const posts = Object.entries(doc.paths).filter(([p, ops]) => ops.post && p.startsWith('/chain/'));
+    for (const [template] of posts) {
+      const spec = POST_CALLS[template]!;
+      const cosmos = cosmosSpelling(template);
+      const answers: any[] = [];
+      const bodies = await spec.bodies(f);
+      for (const [path, dialect, body] of [[template, 'chain', bodies[0]], [cosmos, 'cosmos', bodies[1]]] as const) {
+        const r = await rawHttp(`${node.restUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        answers.push(checkAnswer(`POST ${path}`, r, doc.paths[path]!.post.responses['200'].schema.$ref, dialect));
+        spec.check(answers[answers.length - 1]);
+        exercised.add(`POST ${path}`);
+      }
+      if (spec.same) expect(canonicalTypes(answers[1]), `${template}: the two spellings differ`).to.deep.equal(answers[0]);
+    }
+  });
+
+  it('the schema check itself rejects what the gateway must not send', async () => {
+    const ref = doc.paths['/chain/base/consensus/v1beta1/blocks/{height}']!.get.responses['200'].schema.$ref;
+    const good = (await getJson(`${node.restUrl}/chain/base/consensus/v1beta1/blocks/${f.txHeight}`)).body;
+    expect(checkSchema(good, { $ref: ref }, doc.definitions, 'b', [])).to.deep.equal([]);
+    const mutations: [string, (b: any) => void, RegExp][] = [
+      ['int64 as a number', (b) => { b.block.header.height = Number(b.block.header.height); }, /header\.height: expected a string/],
+      ['camelCase key', (b) => { b.block.header.chainId = b.block.header.chain_id; delete b.block.header.chain_id; }, /chainId: not snake_case/],
+      ['missing default', (b) => { delete b.block.last_commit.round; }, /round: missing/],
+      ['bytes not base64', (b) => { b.block_id.hash = b.block_id.hash.replace(/./, '!'); }, /hash: bytes must be base64/],
+      ['enum as a number', (b) => { b.block.last_commit.signatures[0].block_id_flag = 2; }, /block_id_flag: not one of the enum names/],
+      ['int32 as a string', (b) => { b.block_id.part_set_header.total = '1'; }, /total: expected a JSON integer/],
+      ['time not UTC', (b) => { b.block.header.time = b.block.header.time.replace('Z', '+00:00'); }, /time: RFC 3339/],
+    ];
+    for (const [what, mutate, problem] of mutations) {
+      const bad = structuredClone(good);
+      mutate(bad);
+      expect(checkSchema(bad, { $ref: ref }, doc.definitions, 'b', []).join('\n'), what).to.match(problem);
+    }
+  });
+
+  it('every (method, path) of the document was exercised', () => {
+    const all = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`));
+    expect(all.filter((x) => !exercised.has(x)), 'routes of the document not called').to.deep.equal([]);
+    expect(exercised.size).to.equal(all.length);
+  });
+
+  it('[api] enable = false (--api.enable=false): no REST listener at all, the rest of the node runs', async () => {
+    const port = Number(new URL(apiOff.restUrl).port);
+    const refused = await new Promise<string>((resolve) => {
+      const s = new Socket();
+      s.once('connect', () => { s.destroy(); resolve('connected'); });
+      s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+      s.connect(port, '127.0.0.1');
+    });
+    expect(refused).to.equal('ECONNREFUSED');
+    expect(apiOff.output).to.not.match(/REST API listening/);
+    expect((await rpcCall(apiOff.rpcUrl, 'health')).result).to.deep.equal({});
+  });
+
+  it('[api] swagger = false: no Swagger document (501 code 12 like any unknown route); the routes are served', async () => {
+    for (const path of ['/swagger', '/swagger/', '/swagger/swagger.json']) {
+      const r = await rawHttp(`${noSwagger.restUrl}${path}`);
+      expect(r.status, path).to.equal(501);
+      expect(r.body, path).to.deep.equal({ code: 12, message: 'Not Implemented', details: [] });
+    }
+    expect((await rawHttp(`${noSwagger.restUrl}/cosmos/bank/v1beta1/params`)).status).to.equal(200);
+  });
+});
