@@ -22,7 +22,6 @@ export function jsonRpcSettings(app: AppToml, version: string): JsonRpcSettings 
   return {
     namespaces: new Set(j.api.split(',').map((s) => s.trim()).filter(Boolean)),
     gasCap: BigInt(j['gas-cap']),
-    evmTimeoutMs: parseDurationMs(j['evm-timeout']),
     txFeeCapWei: BigInt(Math.round(j['txfee-cap'] * 1e6)) * 10n ** 12n,
     filterCap: j['filter-cap'],
     filterTimeoutMs: parseDurationMs(j['filter-timeout']),

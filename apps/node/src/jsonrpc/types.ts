@@ -6,7 +6,6 @@ import type { SubscriptionHub, WsConnection } from './subscriptions.js';
 export interface JsonRpcSettings {
   readonly namespaces: ReadonlySet<string>;
   readonly gasCap: bigint;
-  readonly evmTimeoutMs: number;
   /** 0 disables the check */
   readonly txFeeCapWei: bigint;
   readonly filterCap: number;

@@ -67,15 +67,6 @@ export function paramList(p: unknown): unknown[] {
   return p;
 }
 
-export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  if (!(ms > 0)) return p;
-  let t: NodeJS.Timeout;
-  return Promise.race([
-    p.finally(() => clearTimeout(t)),
-    new Promise<T>((_, reject) => { t = setTimeout(() => reject(ServerError(`${what} timed out after ${ms}ms`)), ms); }),
-  ]);
-}
-
 /** Random 16-byte hex id without leading zeros (geth's rpc.NewID). */
 export function newId(): string {
   const h = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex').replace(/^0+/, '');
