@@ -14,7 +14,7 @@ import type { GenesisDoc } from '@chain/consensus';
 import { AccountKeeper, AddressCodec, AuthModule, createAnteHandler, FEE_COLLECTOR } from '@chain/auth';
 import { BankKeeper, BankModule } from '@chain/bank';
 import { EvmKeeper, EvmModule, createEvmAnteHandler, routeAnte } from '@chain/evm';
-import { nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
+import { nativeKeccak, nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
 import type { NodeConfig } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { BECH32_PREFIX, readGenesis, readValidatorKey } from './config/init.js';
@@ -105,6 +105,7 @@ export class Node {
 
   static async create(config: NodeConfig, log: Logger = createLogger('info')): Promise<Node> {
     if (!nativeSecp256k1) log.warn('native secp256k1 binding not loaded: signature checks fall back to pure JS (slow)');
+    if (!nativeKeccak) log.warn('native keccak addon not loaded: keccak256 falls back to pure JS (slow)');
     const genesis = readGenesis(config.home);
     const valKey = readValidatorKey(config.home);
     const dataDir = join(config.home, 'data');

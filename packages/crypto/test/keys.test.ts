@@ -2,13 +2,31 @@ import { expect } from 'chai';
 import {
   DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, ethAddress, toChecksumAddress,
   verifySecp256k1, verifyEthSecp256k1, signSecp256k1Digest, sha256, keccak256, toBech32, fromBech32, nativeSecp256k1,
-  utf8, toHex, fromHex, fromBase64, toBase64, recoverSecp256k1,
+  utf8, toHex, fromHex, fromBase64, toBase64, recoverSecp256k1, nativeKeccak,
 } from '../src/index.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { secp256k1 as nobleSecp } from '@noble/curves/secp256k1.js';
 
 describe('crypto keys', () => {
   it('loads the native secp256k1 binding', () => {
     expect(nativeSecp256k1).to.equal(true);
+  });
+
+  it('loads the native keccak addon and hashes as keccak-256 (not SHA3-256)', () => {
+    expect(nativeKeccak).to.equal(true);
+    expect(toHex(keccak256(new Uint8Array()))).to.equal('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
+    expect(toHex(keccak256(utf8('abc')))).to.equal('4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45');
+    // every length around the 136-byte rate, from offsets inside a larger buffer, twice in a row
+    const big = new Uint8Array(700).map((_, i) => (i * 31 + 7) & 0xff);
+    for (const len of [1, 31, 32, 33, 135, 136, 137, 271, 272, 273, 500]) {
+      const part = big.subarray(3, 3 + len);
+      const want = toHex(keccak_256(part));
+      expect(toHex(keccak256(part)), `length ${len}`).to.equal(want);
+      expect(toHex(keccak256(part)), `length ${len}, again`).to.equal(want);
+    }
+    const a = keccak256(utf8('a'));
+    const b = keccak256(utf8('b'));
+    expect(toHex(a)).to.not.equal(toHex(b)); // results are independent buffers
   });
 
   it('derives the well-known hardhat account 0 from the dev mnemonic (coin type 60)', () => {

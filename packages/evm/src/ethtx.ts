@@ -1,6 +1,7 @@
 /**
- * Signed Ethereum transactions: decoding with clear chain-id / type errors, sender recovery (cached by
- * tx hash so CheckTx and FinalizeBlock recover each sender once), fee arithmetic, and the Cosmos wrapper
+ * Signed Ethereum transactions: decoding with clear chain-id / type errors, sender recovery (decoded txs
+ * are cached by their bytes, so wrapping, CheckTx, re-check and FinalizeBlock decode and recover each tx
+ * once), fee arithmetic, and the Cosmos wrapper
  * (a TxRaw with the ExtensionOptionsEthereumTx option and no signatures) that carries them.
  */
 import { RLP } from '@ethereumjs/rlp';
@@ -8,7 +9,7 @@ import { createTxFromRLP } from '@ethereumjs/tx';
 import type { AccessList2930Tx, FeeMarket1559Tx, LegacyTx } from '@ethereumjs/tx';
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
 import type { ProtoRegistry } from '@chain/codec';
-import { toBech32, toChecksumAddress } from '@chain/crypto';
+import { keccak256, toBech32, toChecksumAddress } from '@chain/crypto';
 import { EvmErrors } from './errors.js';
 import { commonFor } from './crypto.js';
 import { EVM_DENOM, EXTENSION_OPTION_ETH_TX, MSG_ETHEREUM_TX } from './keys.js';
@@ -43,12 +44,12 @@ export interface EthTx {
   readonly minGasLimit: bigint;
 }
 
-/** Bounded FIFO cache: tx hash (hex) → recovered sender. */
-class SenderCache {
-  private readonly map = new Map<string, Uint8Array>();
-  constructor(private readonly max = 100_000) {}
-  get(k: string): Uint8Array | undefined { return this.map.get(k); }
-  set(k: string, v: Uint8Array): void {
+/** Bounded FIFO cache: chain id + signed tx bytes → the decoded tx (successes only). */
+class DecodedCache {
+  private readonly map = new Map<string, EthTx>();
+  constructor(private readonly max = 50_000) {}
+  get(k: string): EthTx | undefined { return this.map.get(k); }
+  set(k: string, v: EthTx): void {
     if (this.map.size >= this.max) {
       const first = this.map.keys().next().value;
       if (first !== undefined) this.map.delete(first);
@@ -56,7 +57,11 @@ class SenderCache {
     this.map.set(k, v);
   }
 }
-const senders = new SenderCache();
+const decodedTxs = new DecodedCache();
+
+function cacheKey(raw: Uint8Array, chainId: bigint): string {
+  return `${chainId}:${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1')}`;
+}
 
 /** The chain id a raw tx claims (typed: its chainId field; legacy: from EIP-155 `v`), before full decoding. */
 function claimedChainId(raw: Uint8Array): { type: number; chainId: bigint | undefined } {
@@ -87,6 +92,15 @@ function claimedChainId(raw: Uint8Array): { type: number; chainId: bigint | unde
  * set-code tx, evm/12 unprotected legacy tx, evm/2 malformed, evm/4 bad signature.
  */
 export function decodeEthTx(raw: Uint8Array, chainId: bigint): EthTx {
+  const key = cacheKey(raw, chainId);
+  const cached = decodedTxs.get(key);
+  if (cached) return cached;
+  const decoded = decodeUncached(raw.slice(), chainId);
+  decodedTxs.set(key, decoded);
+  return decoded;
+}
+
+function decodeUncached(raw: Uint8Array, chainId: bigint): EthTx {
   const claimed = claimedChainId(raw);
   if (claimed.chainId === undefined) throw EvmErrors.UnprotectedTx.wrap('legacy transaction without EIP-155 chain id (v = 27/28)');
   if (claimed.chainId !== chainId) throw EvmErrors.InvalidChainId.wrap(`transaction chain id ${claimed.chainId} does not match the chain's ${chainId}`);
@@ -97,16 +111,15 @@ export function decodeEthTx(raw: Uint8Array, chainId: bigint): EthTx {
     throw EvmErrors.InvalidTx.wrap((e as Error).message.replace(/ \(tx type=.*$/s, ''));
   }
   if (!tx.isSigned()) throw EvmErrors.InvalidSignature.wrap('transaction is not signed');
-  const hash = tx.hash();
+  // The strict decoder (canonical RLP, no leading zeros, no trailing bytes) makes `raw` the tx's own
+  // serialization, so its hash is keccak(raw) without re-encoding; the sender is keccak(pubkey)[12:].
+  const hash = keccak256(raw);
   const hashHex = bytesToHex(hash);
-  let sender = senders.get(hashHex);
-  if (!sender) {
-    try {
-      sender = tx.getSenderAddress().bytes;
-    } catch (e) {
-      throw EvmErrors.InvalidSignature.wrap((e as Error).message.replace(/ \(tx type=.*$/s, ''));
-    }
-    senders.set(hashHex, sender);
+  let sender: Uint8Array;
+  try {
+    sender = keccak256(tx.getSenderPublicKey()).subarray(12);
+  } catch (e) {
+    throw EvmErrors.InvalidSignature.wrap((e as Error).message.replace(/ \(tx type=.*$/s, ''));
   }
   const intrinsicGas = tx.getIntrinsicGas();
   const minGasLimit = tx.getMinimumGasLimit();
