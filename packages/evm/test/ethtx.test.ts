@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
 import { paramsEVM } from '@ethereumjs/evm';
 import { createTxFromRLP } from '@ethereumjs/tx';
+import type { AccessList } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import { commonFor, decodeEthTx } from '../src/index.js';
 import { ETH_CHAIN_ID, ethKey, signEthTx } from './helpers.js';
@@ -15,7 +16,7 @@ const reference = createCustomCommon({ chainId: Number(ETH_CHAIN_ID) }, Mainnet,
 describe('decodeEthTx', () => {
   const alice = ethKey(0);
   const data = Uint8Array.from([0, 0, 1, 2, 0, 3]); // 3 zero bytes, 3 non-zero
-  const accessList = [{ address: ethKey(3).hex, storageKeys: ['0x' + '11'.repeat(32)] }];
+  const accessList = [{ address: ethKey(3).hex, storageKeys: ['0x' + '11'.repeat(32)] }] as AccessList;
 
   for (const type of [0, 1, 2] as const) {
     it(`matches an independent decoding for type ${type}: hash, sender, fields, intrinsic gas`, () => {
