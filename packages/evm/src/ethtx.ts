@@ -151,9 +151,18 @@ export function effectiveGasPrice(tx: Pick<EthTx, 'gasFeeCap' | 'gasTipCap'>, ba
   return p < tx.gasFeeCap ? p : tx.gasFeeCap;
 }
 
-/** EIP-55 `0x` form of 20 address bytes. */
+const checksummed = new Map<string, string>();
+
+/** EIP-55 `0x` form of 20 address bytes (memoized: the same senders and contracts recur in every block). */
 export function hexAddress(address: Uint8Array): string {
-  return toChecksumAddress(address);
+  const key = Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString('latin1');
+  let hex = checksummed.get(key);
+  if (hex === undefined) {
+    if (checksummed.size >= 50_000) checksummed.clear();
+    hex = toChecksumAddress(address);
+    checksummed.set(key, hex);
+  }
+  return hex;
 }
 
 export interface WrapOptions {
