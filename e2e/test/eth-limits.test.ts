@@ -1,9 +1,11 @@
 /**
  * The `[json-rpc]` limits of app.toml against a real node, with the errors Ethereum clients expect:
  * gas-cap, evm-timeout (an endless eth_call is aborted and blocks go on meanwhile), txfee-cap, logs-cap,
- * block-range-cap, max-body-bytes and max-subscriptions-per-connection.
+ * block-range-cap, max-body-bytes, max-subscriptions-per-connection, max-open-connections and
+ * http-idle-timeout.
  */
 import { expect } from 'chai';
+import { Socket } from 'node:net';
 import WebSocket from 'ws';
 import { JsonRpcProvider, Wallet, ContractFactory, Contract, parseUnits } from 'ethers';
 import { startNode } from '../src/node-process.js';
@@ -38,7 +40,8 @@ describe('e2e: Ethereum JSON-RPC limits ([json-rpc] in app.toml)', function () {
       app: {
         'json-rpc.gas-cap': 10_000_000, 'json-rpc.evm-timeout': '500ms', 'json-rpc.txfee-cap': 0.01,
         'json-rpc.logs-cap': 3, 'json-rpc.block-range-cap': 5, 'json-rpc.max-body-bytes': 20_000,
-        'json-rpc.max-subscriptions-per-connection': 2,
+        'json-rpc.max-subscriptions-per-connection': 2, 'json-rpc.max-open-connections': 30,
+        'json-rpc.http-idle-timeout': '1s',
       },
     });
     node = await startNode({ home });
@@ -142,5 +145,71 @@ describe('e2e: Ethereum JSON-RPC limits ([json-rpc] in app.toml)', function () {
       a.ws.close();
       b.ws.close();
     }
+  });
+
+  /** Opens a TCP connection to `url`; resolves with the socket and a promise of its close (and what it received). */
+  function connect(url: string): Promise<{ socket: Socket; closed: Promise<string> }> {
+    const { hostname, port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = new Socket();
+      let data = '';
+      const closed = new Promise<string>((r) => { socket.once('close', () => r(data)); });
+      socket.on('data', (d) => { data += d.toString(); });
+      socket.once('error', () => undefined);
+      socket.connect(Number(port), hostname, () => resolve({ socket, closed }));
+      socket.once('error', reject);
+    });
+  }
+  const within = <T>(p: Promise<T>, ms: number): Promise<T | 'open'> => Promise.race([p, new Promise<'open'>((r) => setTimeout(() => r('open'), ms))]);
+
+  it('max-open-connections: HTTP connections beyond the limit are closed at once, the server goes on', async () => {
+    const conns = [];
+    for (let i = 0; i < 40; i++) conns.push(await connect(node.ethUrl));
+    try {
+      // at most 30 (ethers' keep-alive connections included) stay open; the rest are closed without a byte
+      const outcomes = await Promise.all(conns.map((c) => within(c.closed, 2000)));
+      const refused = outcomes.filter((o) => o === '');
+      expect(refused.length).to.be.at.least(10);
+      expect(outcomes.filter((o) => o === 'open').length).to.be.at.most(30);
+    } finally {
+      for (const c of conns) c.socket.destroy();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await rpc('eth_chainId')).result).to.equal('0x539');
+  });
+
+  it('max-open-connections: websocket connections beyond the limit are refused, the others keep working', async () => {
+    const opened = await Promise.all(Array.from({ length: 35 }, () => new Promise<WebSocket | undefined>((resolve) => {
+      const ws = new WebSocket(node.ethWsUrl);
+      ws.once('open', () => resolve(ws));
+      ws.once('error', () => resolve(undefined));
+      ws.once('close', () => resolve(undefined));
+    })));
+    const live = opened.filter((w): w is WebSocket => w !== undefined);
+    try {
+      expect(live.length).to.equal(30);
+      const reply = await new Promise<any>((resolve) => {
+        live[0]!.once('message', (d) => resolve(JSON.parse(d.toString())));
+        live[0]!.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }));
+      });
+      expect(reply.result).to.equal('0x539');
+    } finally {
+      for (const w of live) w.terminate();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const ws = new WebSocket(node.ethWsUrl);
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject); });
+    ws.terminate();
+  });
+
+  it('http-idle-timeout closes an idle keep-alive connection', async () => {
+    const c = await connect(node.ethUrl);
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] });
+    c.socket.write(`POST / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const t0 = Date.now();
+    const got = await within(c.closed, 6000);
+    c.socket.destroy();
+    expect(got).to.be.a('string').and.to.include('"result":"0x539"');
+    expect(Date.now() - t0).to.be.at.least(900);
   });
 });

@@ -39,6 +39,10 @@ export const AppTomlSchema = z.object({
     'logs-cap': z.number().int().positive().default(10000),
     'block-range-cap': z.number().int().positive().default(10000),
     'http-timeout': z.string().default('30s'),
+    /** how long an idle keep-alive HTTP connection stays open */
+    'http-idle-timeout': z.string().default('120s'),
+    /** simultaneous connections of the HTTP listener and of the websocket listener, each (0 = unlimited) */
+    'max-open-connections': z.number().int().nonnegative().default(0),
     'batch-request-limit': z.number().int().positive().default(1000),
     'max-body-bytes': z.number().int().positive().default(5 * 1024 * 1024),
     /** subscriptions per websocket connection */

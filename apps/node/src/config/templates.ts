@@ -55,6 +55,11 @@ logs-cap = 10000
 block-range-cap = 10000
 # Time limit of an HTTP request.
 http-timeout = "30s"
+# Time an idle keep-alive HTTP connection stays open.
+http-idle-timeout = "120s"
+# Simultaneous connections of the HTTP listener, and of the websocket listener (0 = unlimited);
+# a connection beyond the limit is closed at once.
+max-open-connections = 0
 # Requests in one JSON-RPC batch, and the size of a request body (HTTP) or message (websocket) in bytes.
 batch-request-limit = 1000
 max-body-bytes = 5242880

@@ -29,6 +29,8 @@ export function jsonRpcSettings(app: AppToml, version: string): JsonRpcSettings 
     logsCap: j['logs-cap'],
     blockRangeCap: j['block-range-cap'],
     httpTimeoutMs: parseDurationMs(j['http-timeout']),
+    httpIdleTimeoutMs: parseDurationMs(j['http-idle-timeout']),
+    maxOpenConnections: j['max-open-connections'],
     batchLimit: j['batch-request-limit'],
     maxBodyBytes: j['max-body-bytes'],
     maxSubscriptionsPerConnection: j['max-subscriptions-per-connection'],

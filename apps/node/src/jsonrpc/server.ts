@@ -141,6 +141,9 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     });
   });
   if (settings.httpTimeoutMs > 0) server.requestTimeout = settings.httpTimeoutMs;
+  if (settings.httpIdleTimeoutMs > 0) server.keepAliveTimeout = settings.httpIdleTimeoutMs;
+  // beyond the limit a new connection is closed at once (as the REST and CometBFT listeners do)
+  if (settings.maxOpenConnections > 0) server.maxConnections = settings.maxOpenConnections;
 
   const listen = (s: Server, host: string, port: number): Promise<number> => new Promise((resolve, reject) => {
     s.once('error', reject);
@@ -153,6 +156,7 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
   let wsPort: number | undefined;
   if (opts.ws) {
     wsServer = createServer((_req, res) => { res.writeHead(426); res.end('websocket only'); });
+    if (settings.maxOpenConnections > 0) wsServer.maxConnections = settings.maxOpenConnections;
     wss = new WebSocketServer({ server: wsServer, maxPayload: settings.maxBodyBytes });
     wss.on('error', (e) => log.error('websocket server error', { err: String(e) }));
     wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {

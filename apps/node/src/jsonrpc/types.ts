@@ -14,6 +14,10 @@ export interface JsonRpcSettings {
   readonly logsCap: number;
   readonly blockRangeCap: number;
   readonly httpTimeoutMs: number;
+  /** keep-alive idle time of an HTTP connection (0 = Node's default) */
+  readonly httpIdleTimeoutMs: number;
+  /** connections per listener (HTTP, websocket); 0 = unlimited */
+  readonly maxOpenConnections: number;
   readonly batchLimit: number;
   readonly maxBodyBytes: number;
   readonly maxSubscriptionsPerConnection: number;
