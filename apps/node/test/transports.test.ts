@@ -61,6 +61,11 @@ describe('transports (in-process node)', function () {
     expect(sync).to.deep.equal({ syncing: false });
     const b1 = await (await fetch(`${rest}/chain/base/consensus/v1beta1/blocks/1`)).json() as any;
     expect(b1.block.header.height).to.equal('1');
+    // sdk_block: the same block, the proposer as a bech32 consensus address (the validator set's form)
+    const vals = await (await fetch(`${rest}/cosmos/base/tendermint/v1beta1/validatorsets/1`)).json() as any;
+    expect(b1.sdk_block.header.proposer_address).to.equal(vals.validators[0].address).and.to.match(/^chainvalcons1/);
+    expect({ ...b1.sdk_block, header: { ...b1.sdk_block.header, proposer_address: b1.block.header.proposer_address } }).to.deep.equal(b1.block);
+    expect(Buffer.from(b1.block.header.proposer_address, 'base64')).to.have.length(20);
     const acc = await (await fetch(`${rest}/chain/auth/v1beta1/accounts/${devAccounts()[0]!.address}`)).json() as any;
     expect(acc.account['@type']).to.equal('/chain.auth.v1beta1.BaseAccount');
   });

@@ -23,7 +23,9 @@ export function createConsensusService(app: App, engine: Engine, info: NodeInfoS
     if (height < 1) throw statusError(GrpcCode.INVALID_ARGUMENT, 'height must be greater than 0');
     const b = await engine.blocks.block(height);
     if (!b) throw statusError(GrpcCode.NOT_FOUND, `block at height ${height} not found`);
-    return { block_id: blockIdObj(b.blockId), block: blockObj(b.block) };
+    const block = blockObj(b.block);
+    const sdkBlock = { ...block, header: { ...(block.header as object), proposer_address: toBech32(bech32Prefix + 'valcons', b.block.header.proposerAddress) } };
+    return { block_id: blockIdObj(b.blockId), block, sdk_block: sdkBlock };
   };
   const validatorSet = (height: number, pagination: unknown) => {
     const p = pageParams(pagination as never);
