@@ -44,17 +44,25 @@ export interface EthTx {
   readonly minGasLimit: bigint;
 }
 
-/** Bounded FIFO cache: chain id + signed tx bytes → the decoded tx (successes only). */
+/**
+ * Bounded FIFO cache: chain id + signed tx bytes → the decoded tx (successes only). Bounded by entries and
+ * by bytes (a decoded tx costs about three times its size: key, copy, data), so that well-signed but
+ * unfunded large txs cannot grow it; txs above `maxTxBytes` are not cached at all.
+ */
 class DecodedCache {
   private readonly map = new Map<string, EthTx>();
-  constructor(private readonly max = 50_000) {}
+  private bytes = 0;
+  constructor(private readonly maxEntries = 50_000, private readonly maxBytes = 32 * 1024 * 1024, readonly maxTxBytes = 16 * 1024) {}
   get(k: string): EthTx | undefined { return this.map.get(k); }
   set(k: string, v: EthTx): void {
-    if (this.map.size >= this.max) {
-      const first = this.map.keys().next().value;
-      if (first !== undefined) this.map.delete(first);
+    if (v.raw.length > this.maxTxBytes || this.map.has(k)) return;
+    while (this.map.size > 0 && (this.map.size >= this.maxEntries || this.bytes + v.raw.length > this.maxBytes)) {
+      const [first, old] = this.map.entries().next().value as [string, EthTx];
+      this.map.delete(first);
+      this.bytes -= old.raw.length;
     }
     this.map.set(k, v);
+    this.bytes += v.raw.length;
   }
 }
 const decodedTxs = new DecodedCache();
@@ -92,6 +100,7 @@ function claimedChainId(raw: Uint8Array): { type: number; chainId: bigint | unde
  * set-code tx, evm/12 unprotected legacy tx, evm/2 malformed, evm/4 bad signature.
  */
 export function decodeEthTx(raw: Uint8Array, chainId: bigint): EthTx {
+  if (raw.length > decodedTxs.maxTxBytes) return decodeUncached(raw.slice(), chainId);
   const key = cacheKey(raw, chainId);
   const cached = decodedTxs.get(key);
   if (cached) return cached;

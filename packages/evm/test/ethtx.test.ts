@@ -47,6 +47,14 @@ describe('decodeEthTx', () => {
     expect(other?.hashHex).to.not.equal(hash);
   });
 
+  it('does not cache txs above 16 KiB (the cache is bounded in bytes, not only in entries)', () => {
+    const raw = signEthTx(alice, { nonce: 14n, to: ethKey(2).addr, data: new Uint8Array(20_000).fill(1), gasLimit: 1_000_000n });
+    const a = decodeEthTx(raw, ETH_CHAIN_ID);
+    const b = decodeEthTx(raw, ETH_CHAIN_ID);
+    expect(b).to.not.equal(a);
+    expect(b.hashHex).to.equal(a.hashHex);
+  });
+
   it('does not cache failures, and checks the chain id before the cache can answer', () => {
     const raw = signEthTx(alice, { nonce: 12n, to: ethKey(2).addr });
     expect(() => decodeEthTx(raw, 1n)).to.throw(/chain id 1337 does not match/);
