@@ -64,7 +64,10 @@ export async function applyEthereumTx(keeper: EvmKeeper, ctx: Context, v: Verifi
   };
   let res: ExecutionResult;
   try {
-    res = await keeper.execute(ctx, msg, undefined, trace?.budget, trace?.tracer);
+    // a simulation (the tx service's Simulate) is a query: it runs on a budgeted lane that yields to the
+    // event loop and stops at the evm-timeout, so an endless simulated tx cannot stall the node
+    const budget = trace?.budget ?? (ctx.isSimulate ? keeper.queryBudget() : undefined);
+    res = await keeper.execute(ctx, msg, undefined, budget, trace?.tracer);
   } catch (e) {
     if (trace) trace.error = e;
     throw e;

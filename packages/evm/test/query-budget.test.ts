@@ -69,6 +69,20 @@ describe('evm query budget (eth_call / eth_estimateGas)', function () {
     expect(chain.store.openViews).to.equal(0);
   });
 
+  it('a simulated tx (the tx service Simulate) has the same budget: an endless one is aborted, the loop goes on', async () => {
+    const tx = chain.ethTx(alice, { to: spin, data: calldata('spin()'), gasLimit: 25_000_000n });
+    const r = await ticksDuring(() => chain.app.simulate(tx));
+    expect(r.error).to.equal(undefined);
+    expect(r.value!.code).to.not.equal(0);
+    expect(r.value!.log).to.match(/execution aborted \(timeout = 1s\)/);
+    expect(r.ms).to.be.at.least(990);
+    expect(r.ticks).to.be.at.least(5);
+    // a finite simulated tx still runs to its end and nothing of it is kept
+    const ok = await chain.app.simulate(chain.ethTx(alice, { to: spin, data: calldata('set(uint256)', 9n), gasLimit: 100_000n }));
+    expect(ok.code, ok.log).to.equal(0);
+    expect(word((await chain.call({ to: spin, data: calldata('x()') })).ret)).to.not.equal(9n);
+  });
+
   it('transactions are not budgeted: a tx longer than the query limit runs to its end', async () => {
     const start = performance.now();
     const res = await chain.deliver(chain.ethTx(alice, { to: spin, data: calldata('spinThenRead(uint256)', 200_000n), gasLimit: 25_000_000n }));
