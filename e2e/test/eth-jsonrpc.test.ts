@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import WebSocket from 'ws';
-import { JsonRpcProvider, Wallet, ContractFactory, Contract, Interface, parseEther } from 'ethers';
+import { JsonRpcProvider, Wallet, ContractFactory, Contract, Interface, SigningKey, Transaction, parseEther } from 'ethers';
 import { createPublicClient, http } from 'viem';
 import { toBech32 } from '@chain/crypto';
 import { startNode, freePort } from '../src/node-process.js';
@@ -220,5 +220,11 @@ describe('e2e: Ethereum JSON-RPC (HTTP and websocket)', function () {
     expect(r.error.message).to.match(/nonce too low/);
     const big = await wallet.signTransaction({ to: other, value: 1n, nonce: 100, gasLimit: 21000n, maxFeePerGas: parseEther('1'), maxPriorityFeePerGas: 1n, chainId: 1337n, type: 2 });
     expect((await rpc('eth_sendRawTransaction', [big])).error.message).to.match(/exceeds the configured cap/);
+    // signed without a chain id (v = 27): refused over RPC, as Ethermint words it
+    const unprotected = Transaction.from({ type: 0, to: other, value: 1n, nonce: 0, gasLimit: 21000n, gasPrice: 10n ** 10n });
+    unprotected.signature = new SigningKey(wallet.privateKey).sign(unprotected.unsignedHash);
+    expect(Transaction.from(unprotected.serialized).chainId).to.equal(0n);
+    const u = await rpc('eth_sendRawTransaction', [unprotected.serialized]);
+    expect(u.error).to.deep.equal({ code: -32000, message: 'only replay-protected (EIP-155) transactions allowed over RPC' });
   });
 });

@@ -18,6 +18,7 @@ import type { EthTx } from './ethtx.js';
 import { unmetered } from './keeper.js';
 import type { EvmKeeper } from './keeper.js';
 import { ETHERMINT_EXTENSION_OPTION_URL, EXTENSION_OPTION_ETH_TX_URL, MSG_ETHEREUM_TX } from './keys.js';
+import type { ParsedParams } from './params.js';
 
 type AnteTx = Parameters<AnteHandler>[1];
 
@@ -64,7 +65,8 @@ export function routeAnte(ethAnte: AnteHandler, cosmosAnte: AnteHandler): AnteHa
 }
 
 /** Stateless checks of the Cosmos wrapper; returns the decoded Ethereum txs. */
-function checkWrapper(keeper: EvmKeeper, ctx: Context, tx: AnteTx, denom: string): EthTx[] {
+function checkWrapper(keeper: EvmKeeper, ctx: Context, tx: AnteTx, params: ParsedParams): EthTx[] {
+  const denom = params.denom;
   const body = tx.body;
   if (body.extension_options.length !== 1) throw Errors.UnknownExtensionOptions.wrap('an Ethereum tx has exactly one extension option');
   if (body.non_critical_extension_options.length > 0) throw EvmErrors.InvalidWrapper.wrap('an Ethereum tx has no non-critical extension options');
@@ -80,7 +82,7 @@ function checkWrapper(keeper: EvmKeeper, ctx: Context, tx: AnteTx, denom: string
   for (const m of tx.msgs) {
     if (m.name !== MSG_ETHEREUM_TX) throw EvmErrors.InvalidWrapper.wrap(`an Ethereum tx contains only ${MSG_ETHEREUM_TX} messages, got ${m.typeUrl}`);
     const msg = m.message as { raw: Uint8Array; from: string };
-    const etx = decodeEthTx(msg.raw, chainId);
+    const etx = decodeEthTx(msg.raw, chainId, { allowUnprotected: params.allowUnprotectedTxs });
     const from = keeper.ak.addressCodec.encode(etx.sender);
     if (msg.from !== from) throw EvmErrors.SenderMismatch.wrap(`from ${msg.from || '(empty)'} but the transaction is signed by ${from} (${hexAddress(etx.sender)})`);
     gas += etx.gasLimit;
@@ -100,7 +102,7 @@ export function createEvmAnteHandler(keeper: EvmKeeper): AnteHandler {
     const u = unmetered(ctx);
     const params = keeper.params(u);
     const denom = params.denom;
-    const txs = checkWrapper(keeper, u, tx, denom);
+    const txs = checkWrapper(keeper, u, tx, params);
     const baseFee = keeper.getBaseFee(u);
     const localMin = ctx.isCheckTx ? ctx.minGasPrices.find((p) => p.denom === denom)?.amount ?? 0n : 0n;
     for (let i = 0; i < txs.length; i++) {

@@ -42,7 +42,16 @@ export interface EthTx {
   readonly floorGas: bigint;
   /** max(intrinsic, floor): the lowest acceptable gas limit */
   readonly minGasLimit: bigint;
+  /** signed for a chain id (EIP-155 or typed); false for a legacy tx with v = 27/28 */
+  readonly protected: boolean;
 }
+
+export interface DecodeOptions {
+  /** accept a legacy tx signed without a chain id (v = 27/28); default false (evm/12) */
+  readonly allowUnprotected?: boolean;
+}
+
+const UNPROTECTED = 'legacy transaction without EIP-155 chain id (v = 27/28)';
 
 /**
  * Bounded FIFO cache: chain id + signed tx bytes → the decoded tx (successes only). Bounded by entries and
@@ -97,22 +106,26 @@ function claimedChainId(raw: Uint8Array): { type: number; chainId: bigint | unde
 
 /**
  * Decodes a signed tx for `chainId` and recovers its sender. Errors: evm/3 wrong chain id, evm/11 blob or
- * set-code tx, evm/12 unprotected legacy tx, evm/2 malformed, evm/4 bad signature.
+ * set-code tx, evm/12 unprotected legacy tx (unless `allowUnprotected`), evm/2 malformed, evm/4 bad signature.
  */
-export function decodeEthTx(raw: Uint8Array, chainId: bigint): EthTx {
-  if (raw.length > decodedTxs.maxTxBytes) return decodeUncached(raw.slice(), chainId);
+export function decodeEthTx(raw: Uint8Array, chainId: bigint, opts: DecodeOptions = {}): EthTx {
+  const allow = opts.allowUnprotected === true;
+  if (raw.length > decodedTxs.maxTxBytes) return decodeUncached(raw.slice(), chainId, allow);
   const key = cacheKey(raw, chainId);
   const cached = decodedTxs.get(key);
-  if (cached) return cached;
-  const decoded = decodeUncached(raw.slice(), chainId);
+  if (cached) {
+    if (!cached.protected && !allow) throw EvmErrors.UnprotectedTx.wrap(UNPROTECTED);
+    return cached;
+  }
+  const decoded = decodeUncached(raw.slice(), chainId, allow);
   decodedTxs.set(key, decoded);
   return decoded;
 }
 
-function decodeUncached(raw: Uint8Array, chainId: bigint): EthTx {
+function decodeUncached(raw: Uint8Array, chainId: bigint, allowUnprotected: boolean): EthTx {
   const claimed = claimedChainId(raw);
-  if (claimed.chainId === undefined) throw EvmErrors.UnprotectedTx.wrap('legacy transaction without EIP-155 chain id (v = 27/28)');
-  if (claimed.chainId !== chainId) throw EvmErrors.InvalidChainId.wrap(`transaction chain id ${claimed.chainId} does not match the chain's ${chainId}`);
+  if (claimed.chainId === undefined && !allowUnprotected) throw EvmErrors.UnprotectedTx.wrap(UNPROTECTED);
+  if (claimed.chainId !== undefined && claimed.chainId !== chainId) throw EvmErrors.InvalidChainId.wrap(`transaction chain id ${claimed.chainId} does not match the chain's ${chainId}`);
   let tx: SupportedTx;
   try {
     tx = createTxFromRLP(raw, { common: commonFor(chainId) }) as SupportedTx;
@@ -151,6 +164,7 @@ function decodeUncached(raw: Uint8Array, chainId: bigint): EthTx {
     intrinsicGas,
     floorGas: minGasLimit > intrinsicGas ? minGasLimit : 0n,
     minGasLimit,
+    protected: claimed.chainId !== undefined,
   };
 }
 
@@ -181,6 +195,8 @@ export interface WrapOptions {
   readonly prefix: string;
   /** EVM denom of the fee field (default `achain`) */
   readonly denom?: string;
+  /** accept a tx signed without a chain id (see DecodeOptions) */
+  readonly allowUnprotected?: boolean;
 }
 
 export interface WrappedEthTx {
@@ -198,7 +214,7 @@ export interface WrappedEthTx {
  * signatures, fee = gasLimit × maxFeePerGas (gas price for legacy) in the EVM denom, gas = gasLimit.
  */
 export function wrapEthereumTx(registry: ProtoRegistry, raw: Uint8Array, opts: WrapOptions): WrappedEthTx {
-  const decoded = decodeEthTx(raw, opts.chainId);
+  const decoded = decodeEthTx(raw, opts.chainId, { allowUnprotected: opts.allowUnprotected });
   const msg = registry.packAny(MSG_ETHEREUM_TX, { raw, from: toBech32(opts.prefix, decoded.sender) });
   const ext = registry.packAny(EXTENSION_OPTION_ETH_TX, {});
   const bodyBytes = registry.encode('chain.tx.v1beta1.TxBody', { messages: [msg], memo: '', extension_options: [ext] });

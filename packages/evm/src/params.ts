@@ -11,6 +11,7 @@ export interface EvmParams {
   initial_base_fee: string;
   min_gas_price: string;
   block_gas_limit: bigint;
+  allow_unprotected_txs: boolean;
 }
 
 /** 1 gwei */
@@ -23,6 +24,7 @@ export const DEFAULT_EVM_PARAMS: EvmParams = {
   initial_base_fee: INITIAL_BASE_FEE.toString(),
   min_gas_price: '0',
   block_gas_limit: 30_000_000n,
+  allow_unprotected_txs: false,
 };
 
 /** The params with amounts as bigints. */
@@ -33,6 +35,7 @@ export interface ParsedParams {
   readonly initialBaseFee: bigint;
   readonly minGasPrice: bigint;
   readonly blockGasLimit: bigint;
+  readonly allowUnprotectedTxs: boolean;
 }
 
 function parseUint(field: string, v: string): bigint {
@@ -54,6 +57,7 @@ export function parseParams(p: EvmParams): ParsedParams {
     initialBaseFee: parseUint('initial_base_fee', p.initial_base_fee),
     minGasPrice: parseUint('min_gas_price', p.min_gas_price || '0'),
     blockGasLimit,
+    allowUnprotectedTxs: p.allow_unprotected_txs === true,
   };
 }
 

@@ -43,6 +43,8 @@ export const AppTomlSchema = z.object({
     'http-idle-timeout': z.string().default('120s'),
     /** simultaneous connections of the HTTP listener and of the websocket listener, each (0 = unlimited) */
     'max-open-connections': z.number().int().nonnegative().default(0),
+    /** accept txs without an EIP-155 chain id over RPC (node-local; the evm param allow_unprotected_txs rules the chain) */
+    'allow-unprotected-txs': z.boolean().default(false),
     'batch-request-limit': z.number().int().positive().default(1000),
     'max-body-bytes': z.number().int().positive().default(5 * 1024 * 1024),
     /** subscriptions per websocket connection */

@@ -60,6 +60,9 @@ http-idle-timeout = "120s"
 # Simultaneous connections of the HTTP listener, and of the websocket listener (0 = unlimited);
 # a connection beyond the limit is closed at once.
 max-open-connections = 0
+# Accept transactions signed without an EIP-155 chain id (legacy v = 27/28) over RPC. Node-local: the
+# chain accepts them only when its evm param allow_unprotected_txs is true.
+allow-unprotected-txs = false
 # Requests in one JSON-RPC batch, and the size of a request body (HTTP) or message (websocket) in bytes.
 batch-request-limit = 1000
 max-body-bytes = 5242880

@@ -129,6 +129,12 @@ export class Backend {
     }
   }
 
+  /** The evm param allow_unprotected_txs at the latest height. */
+  async unprotectedAllowed(): Promise<boolean> {
+    const p = (await this.app.runQuery('/chain.evm.v1.Query/Params', {})).params as { allow_unprotected_txs?: boolean };
+    return p.allow_unprotected_txs === true;
+  }
+
   async gasLimit(): Promise<bigint> {
     if (this.blockGasLimit === undefined) {
       const maxGas = this.engine.params.block.maxGas;
@@ -191,7 +197,8 @@ export class Backend {
       }
       for (const raw of raws) {
         let tx: EthTx;
-        try { tx = decodeEthTx(raw, this.chainId); } catch { continue; }
+        // txs in blocks passed the ante: unprotected ones were allowed then
+        try { tx = decodeEthTx(raw, this.chainId, { allowUnprotected: true }); } catch { continue; }
         const ev = ethEvents.find((e) => attr(e, 'ethereumTxHash') === tx.hashHex);
         if (!ev) continue;
         const gasUsed = BigInt(attr(ev, 'txGasUsed') ?? '0');
@@ -255,7 +262,7 @@ export class Backend {
   ethTxsOf(cosmosTx: Uint8Array): EthTx[] {
     try {
       return decodeTx(this.registry, cosmosTx).msgs.filter((m) => m.name === MSG_ETHEREUM_TX)
-        .map((m) => decodeEthTx(m.message.raw as Uint8Array, this.chainId));
+        .map((m) => decodeEthTx(m.message.raw as Uint8Array, this.chainId, { allowUnprotected: true }));
     } catch {
       return [];
     }

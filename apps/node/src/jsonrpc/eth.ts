@@ -1,5 +1,5 @@
 /** The `eth` namespace: chain, state, call, fees, send, txs, receipts, blocks and logs. */
-import { parseStateOverride, revertReason, wrapEthereumTx } from '@chain/evm';
+import { EvmErrors, parseStateOverride, revertReason, wrapEthereumTx } from '@chain/evm';
 import type { ProtoObject } from '@chain/codec';
 import { MempoolError } from '@chain/consensus';
 import { BECH32_PREFIX } from '../config/init.js';
@@ -147,10 +147,14 @@ export const ethMethods: Record<string, Handler> = {
   },
   eth_sendRawTransaction: async ([rawHex], { backend, settings }) => {
     const raw = parseData(rawHex, 'raw transaction');
+    // as Ethermint: an unprotected tx passes the RPC when the node (allow-unprotected-txs) or the chain
+    // (the evm param, which the ante handler then applies) allows it
+    const allowUnprotected = settings.allowUnprotectedTxs || await backend.unprotectedAllowed();
     let wrapped;
     try {
-      wrapped = wrapEthereumTx(backend.registry, raw, { chainId: backend.chainId, prefix: BECH32_PREFIX });
+      wrapped = wrapEthereumTx(backend.registry, raw, { chainId: backend.chainId, prefix: BECH32_PREFIX, allowUnprotected });
     } catch (e) {
+      if (EvmErrors.UnprotectedTx.is(e)) throw ServerError('only replay-protected (EIP-155) transactions allowed over RPC');
       throw ServerError((e as Error).message);
     }
     const fee = wrapped.decoded.gasLimit * wrapped.decoded.gasFeeCap;

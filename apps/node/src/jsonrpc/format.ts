@@ -40,6 +40,7 @@ export function formatTx(tx: EthTx, at: EthTxInfo | undefined, baseFee?: bigint)
     r: sig.r,
     s: sig.s,
   };
+  if (!tx.protected) delete out.chainId; // as geth: a pre-EIP-155 legacy tx has no chain id
   if (tx.type === 2) {
     out.maxFeePerGas = qty(tx.gasFeeCap);
     out.maxPriorityFeePerGas = qty(tx.gasTipCap);

@@ -31,6 +31,7 @@ export function jsonRpcSettings(app: AppToml, version: string): JsonRpcSettings 
     httpTimeoutMs: parseDurationMs(j['http-timeout']),
     httpIdleTimeoutMs: parseDurationMs(j['http-idle-timeout']),
     maxOpenConnections: j['max-open-connections'],
+    allowUnprotectedTxs: j['allow-unprotected-txs'],
     batchLimit: j['batch-request-limit'],
     maxBodyBytes: j['max-body-bytes'],
     maxSubscriptionsPerConnection: j['max-subscriptions-per-connection'],

@@ -18,6 +18,8 @@ export interface JsonRpcSettings {
   readonly httpIdleTimeoutMs: number;
   /** connections per listener (HTTP, websocket); 0 = unlimited */
   readonly maxOpenConnections: number;
+  /** node-local: accept txs without an EIP-155 chain id over RPC (the chain's ante still applies its param) */
+  readonly allowUnprotectedTxs: boolean;
   readonly batchLimit: number;
   readonly maxBodyBytes: number;
   readonly maxSubscriptionsPerConnection: number;
