@@ -3,6 +3,27 @@ import { CommitStore } from '../src/index.js';
 import type { Change } from '../src/types.js';
 import { hex, rng, randInt, s, tempDir } from './helpers.js';
 
+/**
+ * Commits height `h` with `writes` random puts and deletes over `keys` keys, applies them to `model`
+ * (key → value) and appends the resulting state to `history`.
+ */
+async function commitRandom(
+  store: CommitStore, r: () => number, h: number, writes: number, keys: number, model: Map<string, string>, history: Map<string, string>[],
+): Promise<void> {
+  const changes = new Map<string, Change>();
+  for (let i = 0; i < writes; i++) {
+    const k = `k${randInt(r, keys).toString().padStart(2, '0')}`;
+    if (randInt(r, 4) === 0) changes.set(k, { key: s(k), value: undefined });
+    else changes.set(k, { key: s(k), value: s(`v${h}-${i}`) });
+  }
+  await store.commit(h, [...changes.values()]);
+  for (const [k, c] of changes) {
+    if (c.value === undefined) model.delete(k);
+    else model.set(k, Buffer.from(c.value).toString());
+  }
+  history.push(new Map(model));
+}
+
 describe('CommitStore.snapshotAt', () => {
   it('serves the whole state of every past height, synchronously, read-only', async () => {
     const dir = tempDir('snap');
@@ -12,18 +33,7 @@ describe('CommitStore.snapshotAt', () => {
       const model = new Map<string, string>();
       const history: Map<string, string>[] = [new Map()];
       for (let h = 1; h <= 12; h++) {
-        const changes = new Map<string, Change>();
-        for (let i = 0; i < 20; i++) {
-          const k = `k${randInt(r, 40).toString().padStart(2, '0')}`;
-          if (randInt(r, 4) === 0) changes.set(k, { key: s(k), value: undefined });
-          else changes.set(k, { key: s(k), value: s(`v${h}-${i}`) });
-        }
-        await store.commit(h, [...changes.values()]);
-        for (const [k, c] of changes) {
-          if (c.value === undefined) model.delete(k);
-          else model.set(k, Buffer.from(c.value).toString());
-        }
-        history.push(new Map(model));
+        await commitRandom(store, r, h, 20, 40, model, history);
       }
       for (let h = 0; h <= 12; h++) {
         const view = await store.snapshotAt(h);
@@ -63,18 +73,7 @@ describe('CommitStore.openView', () => {
         // a view of the latest state opened before this commit, and one of a past height
         views.push({ height: h - 1, view: await store.openView() });
         if (h > 2) views.push({ height: h - 2, view: await store.openView(h - 2) });
-        const changes = new Map<string, Change>();
-        for (let i = 0; i < 15; i++) {
-          const k = `k${randInt(r, 30).toString().padStart(2, '0')}`;
-          if (randInt(r, 4) === 0) changes.set(k, { key: s(k), value: undefined });
-          else changes.set(k, { key: s(k), value: s(`v${h}-${i}`) });
-        }
-        await store.commit(h, [...changes.values()]);
-        for (const [k, c] of changes) {
-          if (c.value === undefined) model.delete(k);
-          else model.set(k, Buffer.from(c.value).toString());
-        }
-        history.push(new Map(model));
+        await commitRandom(store, r, h, 15, 30, model, history);
         for (const { height, view } of views) {
           expect(dump(view.store), `view at ${height} after commit ${h}`).to.deep.equal(want(height));
           expect(view.height).to.equal(height);
