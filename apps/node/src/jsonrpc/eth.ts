@@ -148,11 +148,17 @@ export const ethMethods: Record<string, Handler> = {
   eth_sendRawTransaction: async ([rawHex], { backend, settings }) => {
     const raw = parseData(rawHex, 'raw transaction');
     // as Ethermint: an unprotected tx passes the RPC when the node (allow-unprotected-txs) or the chain
-    // (the evm param, which the ante handler then applies) allows it
-    const allowUnprotected = settings.allowUnprotectedTxs || await backend.unprotectedAllowed();
+    // (the evm param, which the ante handler then applies) allows it; the param is read only for such txs
+    const wrap = (allowUnprotected: boolean): ReturnType<typeof wrapEthereumTx> =>
+      wrapEthereumTx(backend.registry, raw, { chainId: backend.chainId, prefix: BECH32_PREFIX, allowUnprotected });
     let wrapped;
     try {
-      wrapped = wrapEthereumTx(backend.registry, raw, { chainId: backend.chainId, prefix: BECH32_PREFIX, allowUnprotected });
+      try {
+        wrapped = wrap(settings.allowUnprotectedTxs);
+      } catch (e) {
+        if (!EvmErrors.UnprotectedTx.is(e) || !(await backend.unprotectedAllowed())) throw e;
+        wrapped = wrap(true);
+      }
     } catch (e) {
       if (EvmErrors.UnprotectedTx.is(e)) throw ServerError('only replay-protected (EIP-155) transactions allowed over RPC');
       throw ServerError((e as Error).message);
