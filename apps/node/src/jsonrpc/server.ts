@@ -19,7 +19,7 @@ import { netMethods, txpoolMethods, web3Methods } from './misc.js';
 import { SubscriptionHub, WsConnection, subscriptionMethods } from './subscriptions.js';
 import type { Handler, JsonRpcSettings, RpcContext } from './types.js';
 import { InvalidRequest, MethodNotFound, ParseError, RpcError, paramList } from './util.js';
-import { lingerOnClose } from '../http-linger.js';
+import { readBody } from '../http-body.js';
 
 export interface JsonRpcServer {
   readonly port: number;
@@ -112,26 +112,15 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     }
     // geth: 413 `content length too large`; the rest of the body is read and dropped (destroying the
     // socket would lose the answer), then the connection closes
-    const tooLarge = (): void => {
-      lingerOnClose(req.socket); // the answer must not be lost in a reset (the body is not read to the end)
-      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify(errorObj(null, InvalidRequest(`content length too large (max ${settings.maxBodyBytes} bytes)`))));
-    };
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > settings.maxBodyBytes) { req.resume(); tooLarge(); return; }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    req.on('data', (c: Buffer) => {
-      if (tooBig) return;
-      size += c.length;
-      if (size > settings.maxBodyBytes) { tooBig = true; chunks.length = 0; tooLarge(); return; }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (tooBig) return;
+    void readBody(req, settings.maxBodyBytes).then((r) => {
+      if ('error' in r) return;
+      if ('tooLarge' in r) {
+        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify(errorObj(null, InvalidRequest(`content length too large (max ${settings.maxBodyBytes} bytes)`))));
+        return;
+      }
       const client = req.socket.remoteAddress ?? 'unknown';
-      handle(Buffer.concat(chunks).toString('utf8'), { client }).then((text) => {
+      handle(r.body.toString('utf8'), { client }).then((text) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(text ?? '');
       }, (e: unknown) => {

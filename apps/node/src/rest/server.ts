@@ -16,7 +16,7 @@ import type { Node } from '../node.js';
 import type { Logger } from '../logger.js';
 import { buildRoutes, matchRoute } from './routes.js';
 import { swaggerDocument } from './swagger.js';
-import { lingerOnClose } from '../http-linger.js';
+import { readBody } from '../http-body.js';
 
 export interface RestServer {
   readonly port: number;
@@ -39,35 +39,15 @@ function setError(ctx: Koa.Context, code: number, message: string): void {
 }
 
 /**
- * Reads a request body of at most `limit` bytes (gateway: `http: request body too large`, code 3). The
- * stream is not destroyed on overflow (that would kill the socket before the answer): the rest is
- * discarded and the connection closes after the error response.
+ * Reads a request body of at most `limit` bytes (gateway: `http: request body too large`, code 3; the
+ * connection closes after that answer).
  */
-function readBody(ctx: Koa.Context, limit: number): Promise<string> {
-  const req = ctx.req;
-  return new Promise((resolve, reject) => {
-    const tooLarge = (): void => {
-      ctx.set('Connection', 'close');
-      lingerOnClose(req.socket);
-      req.removeAllListeners('data');
-      req.resume();
-      reject(statusError(GrpcCode.INVALID_ARGUMENT, 'http: request body too large'));
-    };
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > limit) { tooLarge(); return; }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (c: Buffer) => {
-      if (done) return;
-      size += c.length;
-      if (size > limit) { done = true; tooLarge(); return; }
-      chunks.push(c);
-    });
-    req.on('end', () => { if (!done) { done = true; resolve(Buffer.concat(chunks).toString('utf8')); } });
-    req.on('error', (e) => { if (!done) { done = true; reject(statusError(GrpcCode.CANCELLED, `error reading request body: ${e.message}`)); } });
-    req.on('aborted', () => { if (!done) { done = true; reject(statusError(GrpcCode.CANCELLED, 'request aborted')); } });
-  });
+async function readText(ctx: Koa.Context, limit: number): Promise<string> {
+  const r = await readBody(ctx.req, limit);
+  if ('body' in r) return r.body.toString('utf8');
+  if ('error' in r) throw statusError(GrpcCode.CANCELLED, r.error);
+  ctx.set('Connection', 'close');
+  throw statusError(GrpcCode.INVALID_ARGUMENT, 'http: request body too large');
 }
 
 export async function startRestServer(o: { node: Node; host: string; port: number; log: Logger }): Promise<RestServer> {
@@ -131,7 +111,7 @@ export async function startRestServer(o: { node: Node; host: string; port: numbe
     const reqType = registry.type(route.query.requestType);
     let reqObj;
     if (route.method === 'POST') {
-      const text = await readBody(ctx, api['rpc-max-body-bytes']);
+      const text = await readText(ctx, api['rpc-max-body-bytes']);
       let json: unknown;
       try {
         json = text.trim() === '' ? {} : JSON.parse(text);

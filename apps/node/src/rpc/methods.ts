@@ -93,6 +93,17 @@ function pageOf(v: Params[string], perPage: number, total: number): number {
   return page;
 }
 
+/** The query, order and paging arguments shared by `tx_search` and `block_search` (CometBFT's checks). */
+function searchArgs(node: Node, p: Params): { q: Query; order: string; page: number; perPage: number } {
+  const text = String(p.query ?? '');
+  if (text.length > MAX_QUERY_LENGTH) throw RpcErrors.internal('maximum query length exceeded');
+  const order = String(p.order_by ?? '');
+  if (!['', 'asc', 'desc'].includes(order)) throw RpcErrors.internal('expected order_by to be either `asc` or `desc` or empty');
+  const q = parseRpcQuery(node, text, '');
+  const requested = p.page === undefined ? 1 : Number(p.page);
+  return { q, order, page: Math.max(requested, 1), perPage: perPageOf(p.per_page) };
+}
+
 /** CheckTx through the engine (mempool admission); mempool rejections are RPC errors. */
 async function checkTxToMempool(node: Node, tx: Uint8Array): Promise<Awaited<ReturnType<Node['engine']['checkTx']>>> {
   try {
@@ -286,14 +297,8 @@ export const METHODS: Record<string, MethodDef> = {
   tx_search: {
     params: [str('query'), bool('prove'), int('page'), int('per_page'), str('order_by')],
     handler: async (node, p) => {
-      const text = String(p.query ?? '');
-      if (text.length > MAX_QUERY_LENGTH) throw RpcErrors.internal('maximum query length exceeded');
-      const order = String(p.order_by ?? '');
-      if (!['', 'asc', 'desc'].includes(order)) throw RpcErrors.internal('expected order_by to be either `asc` or `desc` or empty');
-      const q = parseRpcQuery(node, text, '');
-      const perPage = perPageOf(p.per_page);
-      const requested = p.page === undefined ? 1 : Number(p.page);
-      const res = await node.engine.indexer.search(q, { page: Math.max(requested, 1), perPage, orderDesc: order === 'desc' });
+      const { q, order, page, perPage } = searchArgs(node, p);
+      const res = await node.engine.indexer.search(q, { page, perPage, orderDesc: order === 'desc' });
       pageOf(p.page, perPage, res.total);
       const txs = [];
       for (const t of res.txs) txs.push(await txJson(node, t.height, t.index));
@@ -303,15 +308,9 @@ export const METHODS: Record<string, MethodDef> = {
   block_search: {
     params: [str('query'), int('page'), int('per_page'), str('order_by')],
     handler: async (node, p) => {
-      const text = String(p.query ?? '');
-      if (text.length > MAX_QUERY_LENGTH) throw RpcErrors.internal('maximum query length exceeded');
-      const order = String(p.order_by ?? '');
-      if (!['', 'asc', 'desc'].includes(order)) throw RpcErrors.internal('expected order_by to be either `asc` or `desc` or empty');
-      const q = parseRpcQuery(node, text, '');
-      const perPage = perPageOf(p.per_page);
-      const requested = p.page === undefined ? 1 : Number(p.page);
+      const { q, order, page, perPage } = searchArgs(node, p);
       // CometBFT: newest first unless order_by is asc
-      const res = await node.engine.indexer.searchBlocks(q, { page: Math.max(requested, 1), perPage, orderDesc: order !== 'asc' });
+      const res = await node.engine.indexer.searchBlocks(q, { page, perPage, orderDesc: order !== 'asc' });
       pageOf(p.page, perPage, res.total);
       const blocks = [];
       for (const h of res.heights) {

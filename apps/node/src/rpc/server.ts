@@ -28,7 +28,7 @@ import type { MethodDef } from './methods.js';
 import { decodeJsonParams, decodeUriParams, ParamError } from './params.js';
 import type { Params } from './params.js';
 import { eventDataJson } from './events.js';
-import { lingerOnClose } from '../http-linger.js';
+import { readBody } from '../http-body.js';
 
 export interface RpcServer {
   readonly port: number;
@@ -172,36 +172,20 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
     res.end(text);
   };
 
-  /** Reads the body up to `max_body_bytes`; undefined (after answering) when it is too large. */
-  const readBody = (req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> => new Promise((resolve) => {
-    const limit = cfg.max_body_bytes;
-    const tooLarge = (): void => {
+  /** Reads the body up to `max_body_bytes`; undefined (after answering) when it is too large or failed. */
+  const readRequest = async (req: IncomingMessage, res: ServerResponse): Promise<Buffer | undefined> => {
+    const r = await readBody(req, cfg.max_body_bytes);
+    if ('body' in r) return r.body;
+    if ('tooLarge' in r) {
       res.setHeader('Connection', 'close');
-      lingerOnClose(req.socket);
       sendJson(res, 400, errorResponse(undefined, RpcErrors.invalidRequest('error reading request body: http: request body too large')));
-      req.removeAllListeners('data');
-      req.resume(); // discard the rest; the connection closes after the answer
-      resolve(undefined);
-    };
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > limit) { tooLarge(); return; }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (c: Buffer) => {
-      if (done) return;
-      size += c.length;
-      if (size > limit) { done = true; tooLarge(); return; }
-      chunks.push(c);
-    });
-    req.on('end', () => { if (!done) { done = true; resolve(Buffer.concat(chunks)); } });
-    req.on('error', () => { if (!done) { done = true; resolve(undefined); } });
-    req.on('aborted', () => { if (!done) { done = true; resolve(undefined); } });
-  });
+    }
+    return undefined;
+  };
 
   /** JSON-RPC over HTTP on `/` (CometBFT `makeJSONRPCHandler`). */
   const handleJsonRpc = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readBody(req, res);
+    const body = await readRequest(req, res);
     if (body === undefined) return;
     if (body.length === 0) { sendText(res, 200, endpointList(req.headers.host ?? ''), 'text/html'); return; }
     let parsed: unknown;
