@@ -8,12 +8,16 @@ import type { AccountKeeper, AuthParams, Account } from './keeper.js';
 import { DEFAULT_AUTH_PARAMS } from './keeper.js';
 import { MODULE_NAME, STORE_KEY, ACCOUNT_PREFIX, BASE_ACCOUNT, MODULE_ACCOUNT, ETH_SECP256K1_PUBKEY } from './keys.js';
 
+/** Version of the module's state layout (the SDK's ConsensusVersion). */
+export const CONSENSUS_VERSION = 2;
+
 export const AUTH_PROTO_DIR = new URL('../proto', import.meta.url).pathname;
 
 interface GenesisState { params: AuthParams | null; accounts: AnyMsg[] }
 
 export class AuthModule implements AppModule {
   readonly name = MODULE_NAME;
+  readonly consensusVersion = CONSENSUS_VERSION;
   readonly protoDirs = [AUTH_PROTO_DIR];
   readonly genesisType = 'chain.auth.v1beta1.GenesisState';
 

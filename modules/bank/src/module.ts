@@ -9,6 +9,9 @@ import type { BankKeeper, BankParams, Metadata } from './keeper.js';
 import { BankErrors, DEFAULT_BANK_PARAMS } from './keeper.js';
 import { MODULE_NAME, STORE_KEY, denomOwnersPrefix, SEND_ENABLED_PREFIX } from './keys.js';
 
+/** Version of the module's state layout (the SDK's ConsensusVersion). */
+export const CONSENSUS_VERSION = 2;
+
 export const BANK_PROTO_DIR = new URL('../proto', import.meta.url).pathname;
 
 interface GenesisState {
@@ -21,6 +24,7 @@ interface GenesisState {
 
 export class BankModule implements AppModule {
   readonly name = MODULE_NAME;
+  readonly consensusVersion = CONSENSUS_VERSION;
   readonly protoDirs = [BANK_PROTO_DIR];
   readonly genesisType = 'chain.bank.v1beta1.GenesisState';
 

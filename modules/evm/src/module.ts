@@ -11,6 +11,9 @@ import type { EvmParams } from './params.js';
 import { queryHandlers } from './query.js';
 import { ETHERMINT_EXTENSION_OPTION_URL, EXTENSION_OPTION_ETH_TX, GENESIS_TYPE, MODULE_NAME } from './keys.js';
 
+/** Version of the module's state layout (the SDK's ConsensusVersion). */
+export const CONSENSUS_VERSION = 1;
+
 export const EVM_PROTO_DIR = new URL('../proto', import.meta.url).pathname;
 
 export const EVENT_FEE_MARKET = 'fee_market';
@@ -29,6 +32,7 @@ function hexBytes(what: string, s: string, len?: number): Uint8Array {
 
 export class EvmModule implements AppModule {
   readonly name = MODULE_NAME;
+  readonly consensusVersion = CONSENSUS_VERSION;
   readonly protoDirs = [EVM_PROTO_DIR];
   readonly genesisType = GENESIS_TYPE;
 

@@ -13,7 +13,7 @@ export {
   addCoins, amountOf, DEC_SCALE,
 } from './coins.js';
 export type { Coin, DecCoin } from './coins.js';
-export { Router } from './router.js';
+export { Router, createRouter } from './router.js';
 export type { MsgRoute, QueryRoute } from './router.js';
 export type { AppModule, MsgHandler, QueryHandler, ServiceRegistrar, ValidatorUpdate } from './module.js';
 export { paginate, pageParams, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination.js';

@@ -25,33 +25,49 @@ function fullName(o: { fullName: string }): string {
   return o.fullName.startsWith('.') ? o.fullName.slice(1) : o.fullName;
 }
 
+/**
+ * The message and query router. It is built before the keepers (`createRouter`), so a keeper that
+ * dispatches messages (gov executing a passed proposal) can be handed it, and then given to the App.
+ * Registering the same message type or query path twice is refused.
+ */
 export class Router implements ServiceRegistrar {
   private readonly msgRoutes = new Map<string, MsgRoute>();
-  private readonly queryRoutes = new Map<string, QueryRoute>();
+  private readonly queryRoutes = new Map<string, QueryRoute & { owner: string }>();
   private readonly pathAliases: [string, string][] = [['/cosmos.', '/chain.']];
-  private currentModule = '';
-  private currentEventModule = '';
 
   constructor(readonly registry: ProtoRegistry) {}
 
-  /** Sets the module on whose behalf the following registrations are made. */
-  forModule(name: string, eventName: string): ServiceRegistrar {
-    this.currentModule = name;
-    this.currentEventModule = eventName;
-    return this;
+  /** A registrar whose registrations are made on behalf of module `name` (`eventName`: `message.module`). */
+  forModule(name: string, eventName: string = name): ServiceRegistrar {
+    return {
+      registry: this.registry,
+      registerMsgService: (service, impl) => this.addMsgService(name, eventName, service, impl),
+      registerQueryService: (service, impl) => this.addQueryService(name, service, impl),
+    };
   }
 
+  /** Registers a message service on behalf of no module (`message.module` is empty). */
   registerMsgService(serviceName: string, impl: Record<string, MsgHandler>): void {
+    this.addMsgService('', '', serviceName, impl);
+  }
+
+  /** Registers a query service on behalf of the node (node-level services: tx, consensus). */
+  registerQueryService(serviceName: string, impl: Record<string, QueryHandler>): void {
+    this.addQueryService('', serviceName, impl);
+  }
+
+  private addMsgService(module: string, eventModule: string, serviceName: string, impl: Record<string, MsgHandler>): void {
     const service = this.registry.service(serviceName);
     for (const method of service.methodsArray) {
       const handler = impl[method.name];
       if (!handler) throw new Error(`${serviceName}: no handler for ${method.name}`);
       method.resolve();
       const requestType = fullName(method.resolvedRequestType!);
-      if (this.msgRoutes.has(requestType)) throw new Error(`duplicate msg route ${requestType}`);
+      const prior = this.msgRoutes.get(requestType);
+      if (prior) throw new Error(`duplicate msg route ${requestType}${prior.module ? ` (already registered by ${prior.module})` : ''}`);
       this.msgRoutes.set(requestType, {
-        module: this.currentModule,
-        eventModule: this.currentEventModule,
+        module,
+        eventModule,
         requestType,
         responseType: fullName(method.resolvedResponseType!),
         handler,
@@ -59,20 +75,26 @@ export class Router implements ServiceRegistrar {
     }
   }
 
-  registerQueryService(serviceName: string, impl: Record<string, QueryHandler>): void {
+  private addQueryService(owner: string, serviceName: string, impl: Record<string, QueryHandler>): void {
     const service = this.registry.service(serviceName);
     for (const method of service.methodsArray) {
       const handler = impl[method.name];
       if (!handler) throw new Error(`${serviceName}: no handler for ${method.name}`);
+      const path = `/${serviceName}/${method.name}`;
+      const prior = this.queryRoutes.get(path);
+      if (prior) throw new Error(`duplicate query path ${path}${prior.owner ? ` (already registered by ${prior.owner})` : ''}`);
+    }
+    for (const method of service.methodsArray) {
       method.resolve();
       const path = `/${serviceName}/${method.name}`;
       this.queryRoutes.set(path, {
+        owner,
         path,
         service,
         method,
         requestType: fullName(method.resolvedRequestType!),
         responseType: fullName(method.resolvedResponseType!),
-        handler,
+        handler: impl[method.name]!,
       });
     }
   }
@@ -106,4 +128,9 @@ export class Router implements ServiceRegistrar {
   allMsgRoutes(): MsgRoute[] {
     return [...this.msgRoutes.values()];
   }
+}
+
+/** Builds the router first, so keepers that dispatch messages can be handed it before the App exists. */
+export function createRouter(registry: ProtoRegistry): Router {
+  return new Router(registry);
 }

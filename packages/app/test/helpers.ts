@@ -27,6 +27,7 @@ export const str = (b: Uint8Array | undefined): string | undefined => (b === und
 /** The test module: `kv` store, messages Set / Fail / Burn, queries Get / List, begin/end block events. */
 export class KvModule implements AppModule {
   readonly name = 'kv';
+  readonly consensusVersion = 1;
   readonly protoDirs = [FIXTURE_PROTO_DIR];
   readonly genesisType = 'chain.apptest.v1.GenesisState';
   validatorUpdates: ValidatorUpdate[] = [];

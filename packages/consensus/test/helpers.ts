@@ -41,6 +41,7 @@ export function tempDir(tag: string): { dir: string; remove: () => void } {
 export function counterModule(): AppModule {
   return {
     name: 'counter',
+    consensusVersion: 1,
     protoDirs: [COUNTER_PROTO_DIR],
     // type URLs outside `chain.*` resolve only when registered
     registerTypes(registry) { registry.registerAlias('/' + MSG_INCREMENT, MSG_INCREMENT); },
