@@ -1,6 +1,6 @@
 /**
- * Test helpers: a registry with the tx protos and the bank message protos (read from the bank package's
- * proto folder as data: tx itself does not depend on bank), txs built with cosmjs-types, and a tiny
+ * Test helpers: a registry with the tx protos and the bank send messages (a fixture with the bank
+ * module's field numbers: tx itself does not depend on bank), txs built with cosmjs-types, and a tiny
  * protobuf writer for hand-made (broken) encodings.
  */
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { ProtoRegistry } from '@chain/codec';
 import { DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, toBech32 } from '@chain/crypto';
 import { TX_PROTO_DIR } from '../src/index.js';
 
-export const BANK_PROTO_DIR = fileURLToPath(new URL('../../bank/proto', import.meta.url));
+export const BANK_PROTO_DIR = fileURLToPath(new URL('./fixtures/proto', import.meta.url));
 
 export function makeRegistry(): ProtoRegistry {
   const r = new ProtoRegistry();
