@@ -1,0 +1,22 @@
+/** @chain/collections: typed collections (maps, items, sequences, indexed maps) over a module's KV store. */
+export type { StoreAccessor, Collection, CollectionKind, CollectionConfig, CollectionRegistrar, ExportEntry, PrefixLike } from './collection.js';
+export { toPrefix } from './collection.js';
+export type { KeyCodec, KeyPrefixCodec, Cursor } from './key-codec.js';
+export { BaseKeyCodec } from './key-codec.js';
+export { bytesKey, lengthPrefixedBytesKey, stringKey, uint64Key, int64Key, uint32Key, boolKey, MAX_BYTES_KEY_NON_TERMINAL_SIZE } from './keys.js';
+export { pairKey, tripleKey } from './composite.js';
+export type { ValueCodec } from './values.js';
+export { bytesValue, stringValue, uint64Value, boolValue, jsonValue, protoValue, keyAsValue } from './values.js';
+export type { Range, Entry } from './range.js';
+export { CollectionIterator } from './iter.js';
+export { CollectionMap } from './map.js';
+export { KeySet } from './key-set.js';
+export { Item } from './item.js';
+export { Sequence } from './sequence.js';
+export { IndexedMap } from './indexed-map.js';
+export { MultiIndex, UniqueIndex } from './indexes.js';
+export type { IndexEntry } from './indexes.js';
+export { Schema } from './schema.js';
+export type { SchemaExport } from './schema.js';
+export { CollectionError, EncodingError } from './errors.js';
+export type { CollectionErrorReason } from './errors.js';
