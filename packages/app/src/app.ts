@@ -1,6 +1,7 @@
 /**
- * The application state machine with an ABCI-shaped surface (Info, InitChain, CheckTx, FinalizeBlock,
- * Commit, Query), so the embedded engine and CometBFT drive the very same object.
+ * The application state machine. It implements the ABCI application (`AbciApplication`, a mirror of
+ * CometBFT v0.38's), so the embedded engine and CometBFT drive the very same object; the module manager
+ * runs the modules' genesis and block hooks in the orders of the app config.
  */
 import { branch, nextAppHash } from '@chain/store';
 import type { BatchOp, CacheKVStore, CommitStore, KVStore } from '@chain/store';
@@ -14,65 +15,32 @@ import type { BlockInfo, ExecMode } from './context.js';
 import { BasicGasMeter, InfiniteGasMeter, OutOfGasError, outOfGasError } from './gas.js';
 import type { GasMeter } from './gas.js';
 import type { DecCoin } from './coins.js';
-import { Router } from './router.js';
-import type { AppModule, ValidatorUpdate } from './module.js';
+import { createRouter } from './router.js';
+import type { Router } from './router.js';
+import type { AppModule } from './module.js';
+import { ModuleManager } from './manager.js';
+import type { AppConfig } from './app-config.js';
 import { queryErrorToAbci } from './query-errors.js';
 import type { BlockReplay, ReplayBlockRequest } from './replay.js';
+import type {
+  AbciApplication, CheckTxRequest, CommitListener, CommitResponse, ExecTxResult, FinalizeBlockRequest, FinalizeBlockResponse,
+  InfoRequest, InfoResponse, InitChainRequest, InitChainResponse, PrepareProposalRequest, PrepareProposalResponse,
+  ProcessProposalRequest, ProcessProposalResponse, QueryRequest, QueryResponse,
+} from './abci.js';
 
 export type AnteHandler = (ctx: Context, tx: DecodedTx, simulate: boolean) => void | Promise<void>;
-
-export interface ExecTxResult {
-  code: number;
-  codespace: string;
-  log: string;
-  info: string;
-  data: Uint8Array;
-  gasWanted: number;
-  gasUsed: number;
-  events: Event[];
-  /** msg responses (for simulate) */
-  msgResponses?: { type_url: string; value: Uint8Array }[];
-}
-
-export interface FinalizeBlockRequest {
-  height: number;
-  time: Date;
-  txs: Uint8Array[];
-  proposer: Uint8Array;
-  hash?: Uint8Array;
-}
-
-export interface FinalizeBlockResponse {
-  events: Event[];
-  txResults: ExecTxResult[];
-  validatorUpdates: ValidatorUpdate[];
-  appHash: Uint8Array;
-}
-
-export interface QueryRequest {
-  path: string;
-  data: Uint8Array;
-  height?: number;
-  prove?: boolean;
-}
-
-export interface QueryResponse {
-  code: number;
-  codespace: string;
-  log: string;
-  value: Uint8Array;
-  height: number;
-}
 
 export interface AppOptions {
   readonly registry: ProtoRegistry;
   readonly store: CommitStore;
+  /** the router, built first so keepers that dispatch messages could be handed it (default: a new one) */
+  readonly router?: Router;
+  /** the declared app: modules, module accounts, orders (checked by the module manager) */
+  readonly config: AppConfig;
   readonly modules: readonly AppModule[];
   readonly chainId: string;
   readonly anteHandler?: AnteHandler;
   readonly minGasPrices?: readonly DecCoin[];
-  /** module order for BeginBlock / EndBlock / InitGenesis (names); defaults to module order */
-  readonly order?: { beginBlock?: string[]; endBlock?: string[]; initGenesis?: string[] };
   readonly name?: string;
   readonly version?: string;
   /** upper bound on a tx's encoded size in CheckTx */
@@ -82,21 +50,22 @@ export interface AppOptions {
 /** Computes the app hash a changeset would produce (same function the store commits with). */
 export type AppHashFn = (prev: Uint8Array, changes: ReturnType<CacheKVStore['changes']>) => Uint8Array;
 
-export class App {
+export class App implements AbciApplication {
   readonly registry: ProtoRegistry;
   readonly router: Router;
+  readonly manager: ModuleManager;
   readonly chainId: string;
   readonly name: string;
   readonly version: string;
   private readonly store: CommitStore;
-  private readonly modules: readonly AppModule[];
-  private readonly byName = new Map<string, AppModule>();
   private readonly ante?: AnteHandler;
   minGasPrices: readonly DecCoin[];
-  private readonly order: { beginBlock: AppModule[]; endBlock: AppModule[]; initGenesis: AppModule[] };
   private readonly maxTxBytes: number;
+  private readonly commitListeners: CommitListener[] = [];
 
   private checkState: CacheKVStore;
+  /** InitChain's writes, committed with the first block */
+  private genesisState: CacheKVStore | undefined;
   private deliverState: CacheKVStore | undefined;
   private pendingHeight = 0;
   private lastBlock: BlockInfo;
@@ -104,7 +73,6 @@ export class App {
   constructor(opts: AppOptions) {
     this.registry = opts.registry;
     this.store = opts.store;
-    this.modules = opts.modules;
     this.chainId = opts.chainId;
     this.ante = opts.anteHandler;
     this.minGasPrices = opts.minGasPrices ?? [];
@@ -112,112 +80,142 @@ export class App {
     this.version = opts.version ?? '0.1.0';
     this.maxTxBytes = opts.maxTxBytes ?? 1024 * 1024;
     this.registry.addProtoDir(TX_PROTO_DIR);
-    for (const m of this.modules) {
-      if (this.byName.has(m.name)) throw new Error(`duplicate module ${m.name}`);
-      this.byName.set(m.name, m);
-      for (const d of m.protoDirs ?? []) this.registry.addProtoDir(d);
-    }
-    for (const m of this.modules) m.registerTypes?.(this.registry);
-    this.router = new Router(this.registry);
-    for (const m of this.modules) m.registerServices?.(this.router.forModule(m.name, m.eventModuleName ?? m.name));
-    const pick = (names: string[] | undefined): AppModule[] =>
-      names ? names.map((n) => { const m = this.byName.get(n); if (!m) throw new Error(`unknown module ${n} in order`); return m; }) : [...this.modules];
-    this.order = { beginBlock: pick(opts.order?.beginBlock), endBlock: pick(opts.order?.endBlock), initGenesis: pick(opts.order?.initGenesis) };
+    this.manager = new ModuleManager(opts.config, opts.modules);
+    this.router = opts.router ?? createRouter(this.registry);
+    if (this.router.registry !== this.registry) throw new Error('the router was built over another registry');
+    this.manager.registerServices(this.registry, this.router);
     this.checkState = branch(this.store.state);
     this.lastBlock = { height: this.store.lastHeight, time: new Date(0), chainId: this.chainId, proposer: new Uint8Array() };
   }
 
   module<T extends AppModule>(name: string): T | undefined {
-    return this.byName.get(name) as T | undefined;
+    return this.manager.module(name) as T | undefined;
   }
 
   allModules(): readonly AppModule[] {
-    return this.modules;
+    return this.manager.modules;
+  }
+
+  /**
+   * Joins extra writes to the atomic batch of every block commit (the embedded engine's block store and
+   * tx index): a crash leaves the whole block, or none of it.
+   */
+  addCommitListener(listener: CommitListener): () => void {
+    this.commitListeners.push(listener);
+    return () => {
+      const i = this.commitListeners.indexOf(listener);
+      if (i >= 0) this.commitListeners.splice(i, 1);
+    };
   }
 
   // ---- Info / InitChain ---------------------------------------------------------------------------------
 
-  info(): { data: string; version: string; appVersion: number; lastBlockHeight: number; lastBlockAppHash: Uint8Array } {
+  async info(_req: InfoRequest = {}): Promise<InfoResponse> {
+    return this.infoSync();
+  }
+
+  /** Info without the ABCI promise (for the node's status endpoints). */
+  infoSync(): InfoResponse {
     return { data: this.name, version: this.version, appVersion: 1, lastBlockHeight: this.store.lastHeight, lastBlockAppHash: this.store.lastAppHash };
   }
 
   /** Default genesis app_state: module name → genesis JSON (gateway JSON of its GenesisState). */
   defaultGenesis(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const m of this.modules) {
-      if (m.genesisType && m.defaultGenesis) out[m.name] = this.registry.toJSON(m.genesisType, m.defaultGenesis());
-    }
-    return out;
+    return this.manager.defaultGenesis(this.registry);
   }
 
-  /** Runs every module's InitGenesis into the first block's state (committed with block `initialHeight`). */
-  initChain(req: { time: Date; appState: Record<string, unknown>; initialHeight?: number }): void {
+  /**
+   * Runs every module's InitGenesis (in the config's order) into the first block's state, which is
+   * committed with block `initialHeight`. Returns the validators the modules' genesis decided (empty:
+   * keep the genesis file's) and the app hash before the first block.
+   */
+  async initChain(req: InitChainRequest): Promise<InitChainResponse> {
+    return this.initChainSync(req);
+  }
+
+  /** InitChain without the ABCI promise (genesis validation errors throw synchronously). */
+  initChainSync(req: InitChainRequest): InitChainResponse {
     if (this.store.lastHeight !== 0) throw new Error('InitChain on a chain that has blocks');
-    this.deliverState = branch(this.store.state);
-    const block: BlockInfo = { height: req.initialHeight ?? 1, time: req.time, chainId: this.chainId, proposer: new Uint8Array() };
-    const ctx = new Context(this.deliverState, block, 'genesis', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
-    for (const m of this.order.initGenesis) {
-      if (!m.genesisType || !m.initGenesis) continue;
-      const json = req.appState[m.name];
-      const gen = json === undefined ? (m.defaultGenesis?.() ?? {}) : this.registry.fromJSON(m.genesisType, json);
-      m.validateGenesis?.(gen);
-      m.initGenesis(ctx, gen);
-    }
+    if (req.chainId !== this.chainId) throw new Error(`InitChain for chain ${req.chainId}, the app runs ${this.chainId}`);
+    const state = branch(this.store.state);
+    const block: BlockInfo = { height: req.initialHeight, time: req.time, chainId: this.chainId, proposer: new Uint8Array() };
+    const ctx = new Context(state, block, 'genesis', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
+    const validators = this.manager.initGenesis(ctx, this.registry, req.appState);
+    this.genesisState = state;
     this.lastBlock = block;
+    return { validators, appHash: this.store.lastAppHash, consensusParams: req.consensusParams };
   }
 
   exportGenesis(): Record<string, unknown> {
-    const ctx = this.queryContext();
-    const out: Record<string, unknown> = {};
-    for (const m of this.modules) {
-      if (m.genesisType && m.exportGenesis) out[m.name] = this.registry.toJSON(m.genesisType, m.exportGenesis(ctx));
-    }
-    return out;
+    return this.manager.exportGenesis(this.queryContext(), this.registry);
   }
 
   // ---- CheckTx --------------------------------------------------------------------------------------------
 
   /** Mempool admission: decode, validate, ante (fees, signatures, sequence) against the check state. */
-  async checkTx(raw: Uint8Array, recheck = false): Promise<ExecTxResult & { tx?: DecodedTx }> {
+  async checkTx(req: CheckTxRequest): Promise<ExecTxResult & { tx?: DecodedTx }> {
+    const raw = req.tx;
     if (raw.length > this.maxTxBytes) return this.errorResult(Errors.TxTooLarge.wrap(`tx size ${raw.length} exceeds ${this.maxTxBytes}`), 0, 0);
-    return this.runTx(recheck ? 'recheck' : 'check', raw, this.checkState);
+    return this.runTx(req.type === 'recheck' ? 'recheck' : 'check', raw, this.checkState);
+  }
+
+  // ---- Proposals ------------------------------------------------------------------------------------------
+
+  /** Pass-through: the proposer's mempool txs, as many as fit in `maxTxBytes` (the SDK's default handler). */
+  async prepareProposal(req: PrepareProposalRequest): Promise<PrepareProposalResponse> {
+    const txs: Uint8Array[] = [];
+    let bytes = 0;
+    for (const tx of req.txs) {
+      if (req.maxTxBytes > 0 && bytes + tx.length > req.maxTxBytes) break;
+      bytes += tx.length;
+      txs.push(tx);
+    }
+    return { txs };
+  }
+
+  /** Pass-through: every proposal is accepted (txs are checked when the block executes). */
+  async processProposal(_req: ProcessProposalRequest): Promise<ProcessProposalResponse> {
+    return { status: 'ACCEPT' };
   }
 
   // ---- FinalizeBlock / Commit -----------------------------------------------------------------------------
 
   async finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse> {
     if (req.height !== this.store.lastHeight + 1) throw new Error(`finalizeBlock height ${req.height}, expected ${this.store.lastHeight + 1}`);
-    if (!this.deliverState) this.deliverState = branch(this.store.state);
-    const state = this.deliverState;
-    const block: BlockInfo = { height: req.height, time: req.time, chainId: this.chainId, proposer: req.proposer };
+    // a fresh branch each time: a block finalized again (after a failed commit) starts from the same state
+    const state = branch(this.store.state);
+    if (this.genesisState) for (const c of this.genesisState.changes()) c.value === undefined ? state.delete(c.key) : state.set(c.key, c.value);
+    this.deliverState = state;
+    const block = this.blockInfoOf(req);
     this.lastBlock = block;
     const events: Event[] = [];
     const beginEvents = new EventManager();
     const bctx = new Context(state, block, 'block', new InfiniteGasMeter(), beginEvents, this.minGasPrices);
-    for (const m of this.order.beginBlock) await m.beginBlock?.(bctx);
+    await this.manager.preBlock(bctx);
+    await this.manager.beginBlock(bctx);
     for (const e of beginEvents.events) events.push(withMode(e, 'BeginBlock'));
     const txResults: ExecTxResult[] = [];
     for (const raw of req.txs) txResults.push(await this.runTx('deliver', raw, state, block));
     const endEvents = new EventManager();
     const ectx = new Context(state, block, 'block', new InfiniteGasMeter(), endEvents, this.minGasPrices);
-    const validatorUpdates: ValidatorUpdate[] = [];
-    for (const m of this.order.endBlock) {
-      const u = await m.endBlock?.(ectx);
-      if (u) validatorUpdates.push(...u);
-    }
+    const validatorUpdates = await this.manager.endBlock(ectx);
     for (const e of endEvents.events) events.push(withMode(e, 'EndBlock'));
     this.pendingHeight = req.height;
     const appHash = nextAppHash(this.store.lastAppHash, state.changes());
     return { events, txResults, validatorUpdates, appHash };
   }
 
-  /** Persists the finalized block's state together with `extraOps` (block store, index) in one batch. */
-  async commit(extraOps: BatchOp[] = []): Promise<Uint8Array> {
+  /** Persists the finalized block's state, with the commit listeners' writes, in one atomic batch. */
+  async commit(): Promise<CommitResponse> {
     if (!this.deliverState || this.pendingHeight !== this.store.lastHeight + 1) throw new Error('commit without a finalized block');
-    const appHash = await this.store.commit(this.pendingHeight, this.deliverState.changes(), extraOps);
+    const height = this.pendingHeight;
+    const extra: BatchOp[] = [];
+    for (const l of this.commitListeners) extra.push(...l(height));
+    await this.store.commit(height, this.deliverState.changes(), extra);
     this.deliverState = undefined;
+    this.genesisState = undefined;
     this.checkState = branch(this.store.state);
-    return appHash;
+    return { retainHeight: 0 };
   }
 
   get lastHeight(): number {
@@ -226,6 +224,13 @@ export class App {
 
   get lastAppHash(): Uint8Array {
     return this.store.lastAppHash;
+  }
+
+  private blockInfoOf(req: FinalizeBlockRequest): BlockInfo {
+    return {
+      height: req.height, time: req.time, chainId: this.chainId, proposer: req.proposerAddress, hash: req.hash,
+      comet: { lastCommit: req.decidedLastCommit, misbehavior: req.misbehavior, nextValidatorsHash: req.nextValidatorsHash, proposerAddress: req.proposerAddress },
+    };
   }
 
   // ---- Simulate -------------------------------------------------------------------------------------------
@@ -298,11 +303,12 @@ export class App {
     if (!Number.isSafeInteger(h) || h < 2 || h > this.store.lastHeight) throw Errors.InvalidHeight.wrap(`block ${h} cannot be replayed (2..${this.store.lastHeight})`);
     const view = await this.store.openView(h - 1);
     const state = branch(view.store);
-    const block: BlockInfo = { height: h, time: req.time, chainId: this.chainId, proposer: req.proposer };
+    const block: BlockInfo = req.finalize ? this.blockInfoOf(req.finalize) : { height: h, time: req.time, chainId: this.chainId, proposer: req.proposer };
     let i = 0;
     try {
       const bctx = new Context(state, block, 'block', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
-      for (const m of this.order.beginBlock) await m.beginBlock?.(bctx);
+      await this.manager.preBlock(bctx);
+      await this.manager.beginBlock(bctx);
     } catch (e) {
       view.release();
       throw e;

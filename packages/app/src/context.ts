@@ -5,8 +5,28 @@ import type { Event } from '@chain/events';
 import { GasKVStore, InfiniteGasMeter } from './gas.js';
 import type { GasMeter } from './gas.js';
 import type { DecCoin } from './coins.js';
+import type { CommitInfo, Misbehavior } from './abci.js';
 
 export type ExecMode = 'check' | 'recheck' | 'deliver' | 'simulate' | 'query' | 'genesis' | 'block';
+
+/**
+ * What consensus decided about the block being executed (the SDK's `comet.Info`): the previous block's
+ * commit with each validator's vote (distribution allocates fees by it, slashing tracks liveness from
+ * it), the misbehaviour committed in this block (evidence), and the next validator set's hash.
+ */
+export interface CometInfo {
+  readonly lastCommit: CommitInfo;
+  readonly misbehavior: readonly Misbehavior[];
+  readonly nextValidatorsHash: Uint8Array;
+  readonly proposerAddress: Uint8Array;
+}
+
+export const EMPTY_COMET_INFO: CometInfo = Object.freeze({
+  lastCommit: Object.freeze({ round: 0, votes: [] }),
+  misbehavior: [],
+  nextValidatorsHash: new Uint8Array(),
+  proposerAddress: new Uint8Array(),
+});
 
 export interface BlockInfo {
   readonly height: number;
@@ -14,6 +34,10 @@ export interface BlockInfo {
   readonly chainId: string;
   /** consensus address of the block proposer (empty outside blocks) */
   readonly proposer: Uint8Array;
+  /** hash of the block being executed (its header hash; empty outside FinalizeBlock) */
+  readonly hash?: Uint8Array;
+  /** consensus information of the block (empty outside FinalizeBlock) */
+  readonly comet?: CometInfo;
 }
 
 /** Collects the events of one execution scope (a message, a tx, a block hook). */
@@ -62,6 +86,9 @@ export class Context {
     const base = unmetered ? this.ms : new GasKVStore(this.ms, this.gasMeter);
     return prefixStore(base, storePrefix(storeKey));
   }
+
+  /** The block's consensus information: last commit votes, misbehaviour, next validators hash. */
+  get comet(): CometInfo { return this.block.comet ?? EMPTY_COMET_INFO; }
 
   get isCheckTx(): boolean { return this.mode === 'check' || this.mode === 'recheck'; }
   get isSimulate(): boolean { return this.mode === 'simulate'; }

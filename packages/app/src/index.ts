@@ -1,11 +1,22 @@
 export { App } from './app.js';
 export { queryErrorToAbci } from './query-errors.js';
+export type { AnteHandler, AppOptions } from './app.js';
+export { BlockIdFlags } from './abci.js';
 export type {
-  AnteHandler, ExecTxResult, FinalizeBlockRequest, FinalizeBlockResponse, QueryRequest, QueryResponse, AppOptions,
-} from './app.js';
+  AbciApplication, AbciValidator, BlockIdFlag, CheckTxRequest, CheckTxType, CommitInfo, CommitListener, CommitResponse,
+  ConsensusParams, ExecTxResult, FinalizeBlockRequest, FinalizeBlockResponse, InfoRequest, InfoResponse, InitChainRequest,
+  InitChainResponse, Misbehavior, MisbehaviorType, PrepareProposalRequest, PrepareProposalResponse, ProcessProposalRequest,
+  ProcessProposalResponse, ProposalStatus, QueryRequest, QueryResponse, VoteInfo,
+} from './abci.js';
+export { ModuleManager, defaultMigrationsOrder } from './manager.js';
+export type { VersionMap } from './manager.js';
+export { blockedModuleAccounts, moduleAccountPermissions } from './app-config.js';
+export type { AppConfig, ModuleAccountConfig, ModuleAccountPermission, ModuleOrders } from './app-config.js';
+export { HookSlot } from './hooks.js';
+export type { HookMethods } from './hooks.js';
 export type { ReplayBlockRequest, BlockReplay } from './replay.js';
-export { Context, EventManager, storePrefix } from './context.js';
-export type { BlockInfo, ExecMode } from './context.js';
+export { Context, EventManager, storePrefix, EMPTY_COMET_INFO } from './context.js';
+export type { BlockInfo, CometInfo, ExecMode } from './context.js';
 export { BasicGasMeter, InfiniteGasMeter, GasKVStore, OutOfGasError, KV_GAS } from './gas.js';
 export type { GasMeter } from './gas.js';
 export {
@@ -15,6 +26,9 @@ export {
 export type { Coin, DecCoin } from './coins.js';
 export { Router, createRouter } from './router.js';
 export type { MsgRoute, QueryRoute } from './router.js';
-export type { AppModule, MsgHandler, QueryHandler, ServiceRegistrar, ValidatorUpdate } from './module.js';
+export type {
+  AppModule, MigrationHandler, MigrationRegistrar, MsgHandler, MsgServer, QueryHandler, QueryServer, ServiceImpl, ServiceRegistrar,
+  ValidatorUpdate,
+} from './module.js';
 export { paginate, pageParams, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination.js';
 export type { PageRequest, PageResponse } from './pagination.js';

@@ -5,19 +5,41 @@
  * paths and Swagger from those same definitions. The `ModuleManager` runs the block and genesis hooks
  * in the orders of the `AppConfig` and refuses configurations that forget a module.
  */
-import type { ProtoRegistry, ProtoObject } from '@chain/codec';
+import type { ProtoRegistry, ProtoObject, Reply, Req, Res, ServiceDef } from '@chain/codec';
 import type { Context } from './context.js';
 
-/** Handler of one Msg service method: request message in, response message out. */
+/** Handler of one Msg service method as the router stores it (untyped: request message in, response out). */
 export type MsgHandler = (ctx: Context, msg: ProtoObject) => ProtoObject | Promise<ProtoObject>;
-/** Handler of one Query service method. */
+/** Handler of one Query service method as the router stores it (untyped). */
 export type QueryHandler = (ctx: Context, req: ProtoObject) => ProtoObject | Promise<ProtoObject>;
+
+/**
+ * An implementation of a service with method map `M` (generated from the protos, e.g. bank's
+ * `MsgMethods`): one handler per method, taking the decoded request and returning the response.
+ */
+export type ServiceImpl<M> = {
+  [K in keyof M]: (ctx: Context, req: Req<M[K]>) => Reply<Res<M[K]>> | Promise<Reply<Res<M[K]>>>;
+};
+/** A Msg service implementation (`createMsgServer(keeper): MsgServer<MsgMethods>`). */
+export type MsgServer<M> = ServiceImpl<M>;
+/** A Query service implementation (`createQueryServer(keeper): QueryServer<QueryMethods>`). */
+export type QueryServer<M> = ServiceImpl<M>;
 
 export interface ServiceRegistrar {
   readonly registry: ProtoRegistry;
-  /** Implements `service` (full proto name) with one handler per rpc method name. */
+  // The untyped overloads come first so that a compile error in a typed registration is reported
+  // against the typed overload (TypeScript shows the last overload's error).
+  /**
+   * @deprecated untyped form, for services without generated types (test fixtures): `service` is the
+   * full proto name and nothing checks the handlers' names or shapes at compile time.
+   */
   registerMsgService(service: string, impl: Record<string, MsgHandler>): void;
+  /** Implements the Msg service `def` (a generated `ServiceDef`) with one handler per rpc method. */
+  registerMsgService<M>(def: ServiceDef<M>, impl: NoInfer<MsgServer<M>>): void;
+  /** @deprecated untyped form, for services without generated types (test fixtures). */
   registerQueryService(service: string, impl: Record<string, QueryHandler>): void;
+  /** Implements the Query service `def` (a generated `ServiceDef`) with one handler per rpc method. */
+  registerQueryService<M>(def: ServiceDef<M>, impl: NoInfer<QueryServer<M>>): void;
 }
 
 /** A validator power change (ABCI `ValidatorUpdate`): power 0 removes the validator. */
@@ -53,6 +75,11 @@ export interface AppModule {
    * manager refuses two such modules, and updates returned by any other module.
    */
   readonly returnsValidatorUpdates?: boolean;
+  /**
+   * The hook slots this module calls (`HookSlot`s it owns): the manager refuses an app whose
+   * composition did not wire them.
+   */
+  readonly hookSlots?: readonly { readonly name: string; readonly isSet: boolean }[];
   /** extra type-URL aliases and the like */
   registerTypes?(registry: ProtoRegistry): void;
   registerServices?(r: ServiceRegistrar): void;

@@ -1,5 +1,5 @@
 /** Types of the re-execution of a committed block (App.replayBlock), the base of transaction tracing. */
-import type { ExecTxResult } from './app.js';
+import type { ExecTxResult, FinalizeBlockRequest } from './abci.js';
 import type { BlockInfo } from './context.js';
 
 /** A committed block to re-execute: its header fields the execution reads, and its txs. */
@@ -8,6 +8,8 @@ export interface ReplayBlockRequest {
   readonly time: Date;
   readonly proposer: Uint8Array;
   readonly txs: readonly Uint8Array[];
+  /** the block's FinalizeBlock request, when known: the replay's contexts then carry its hash and comet info */
+  readonly finalize?: FinalizeBlockRequest;
 }
 
 /** A block being re-executed on a throwaway branch (see {@link App.replayBlock}). */

@@ -1,7 +1,7 @@
 /** Message and query routing by proto service definitions. */
 import type protobuf from 'protobufjs';
-import type { ProtoRegistry } from '@chain/codec';
-import type { MsgHandler, QueryHandler, ServiceRegistrar } from './module.js';
+import type { ProtoRegistry, ServiceDef } from '@chain/codec';
+import type { MsgHandler, MsgServer, QueryHandler, QueryServer, ServiceRegistrar } from './module.js';
 
 export interface MsgRoute {
   readonly module: string;
@@ -25,6 +25,20 @@ function fullName(o: { fullName: string }): string {
   return o.fullName.startsWith('.') ? o.fullName.slice(1) : o.fullName;
 }
 
+/** A service as the registrars accept it: a generated definition, or (untyped form) its full name. */
+type ServiceRef = ServiceDef<unknown> | string;
+
+const nameOf = (s: ServiceRef): string => (typeof s === 'string' ? s : s.name);
+
+/**
+ * The handlers of a service implementation, by method name. The typed registrar signatures have checked
+ * `impl` against the service's generated method map; the routes keep the erased handler type, since
+ * requests reach them as decoded plain objects of the method's request type.
+ */
+function handlers<H>(impl: object): Readonly<Record<string, H | undefined>> {
+  return impl as Readonly<Record<string, H | undefined>>;
+}
+
 /**
  * The message and query router. It is built before the keepers (`createRouter`), so a keeper that
  * dispatches messages (gov executing a passed proposal) can be handed it, and then given to the App.
@@ -41,26 +55,34 @@ export class Router implements ServiceRegistrar {
   forModule(name: string, eventName: string = name): ServiceRegistrar {
     return {
       registry: this.registry,
-      registerMsgService: (service, impl) => this.addMsgService(name, eventName, service, impl),
-      registerQueryService: (service, impl) => this.addQueryService(name, service, impl),
+      registerMsgService: (service: ServiceRef, impl: object) => this.addMsgService(name, eventName, service, impl),
+      registerQueryService: (service: ServiceRef, impl: object) => this.addQueryService(name, service, impl),
     };
   }
 
+  /** @deprecated untyped form, for services without generated types (test fixtures). */
+  registerMsgService(service: string, impl: Record<string, MsgHandler>): void;
   /** Registers a message service on behalf of no module (`message.module` is empty). */
-  registerMsgService(serviceName: string, impl: Record<string, MsgHandler>): void {
-    this.addMsgService('', '', serviceName, impl);
+  registerMsgService<M>(def: ServiceDef<M>, impl: NoInfer<MsgServer<M>>): void;
+  registerMsgService(service: ServiceRef, impl: object): void {
+    this.addMsgService('', '', service, impl);
   }
 
+  /** @deprecated untyped form, for services without generated types (test fixtures). */
+  registerQueryService(service: string, impl: Record<string, QueryHandler>): void;
   /** Registers a query service on behalf of the node (node-level services: tx, consensus). */
-  registerQueryService(serviceName: string, impl: Record<string, QueryHandler>): void {
-    this.addQueryService('', serviceName, impl);
+  registerQueryService<M>(def: ServiceDef<M>, impl: NoInfer<QueryServer<M>>): void;
+  registerQueryService(service: ServiceRef, impl: object): void {
+    this.addQueryService('', service, impl);
   }
 
-  private addMsgService(module: string, eventModule: string, serviceName: string, impl: Record<string, MsgHandler>): void {
-    const service = this.registry.service(serviceName);
+  private addMsgService(module: string, eventModule: string, ref: ServiceRef, impl: object): void {
+    const name = nameOf(ref);
+    const service = this.registry.service(name);
+    const byName = handlers<MsgHandler>(impl);
     for (const method of service.methodsArray) {
-      const handler = impl[method.name];
-      if (!handler) throw new Error(`${serviceName}: no handler for ${method.name}`);
+      const handler = byName[method.name];
+      if (!handler) throw new Error(`${name}: no handler for ${method.name}`);
       method.resolve();
       const requestType = fullName(method.resolvedRequestType!);
       const prior = this.msgRoutes.get(requestType);
@@ -75,18 +97,20 @@ export class Router implements ServiceRegistrar {
     }
   }
 
-  private addQueryService(owner: string, serviceName: string, impl: Record<string, QueryHandler>): void {
-    const service = this.registry.service(serviceName);
+  private addQueryService(owner: string, ref: ServiceRef, impl: object): void {
+    const name = nameOf(ref);
+    const service = this.registry.service(name);
+    const byName = handlers<QueryHandler>(impl);
     for (const method of service.methodsArray) {
-      const handler = impl[method.name];
-      if (!handler) throw new Error(`${serviceName}: no handler for ${method.name}`);
-      const path = `/${serviceName}/${method.name}`;
+      const handler = byName[method.name];
+      if (!handler) throw new Error(`${name}: no handler for ${method.name}`);
+      const path = `/${name}/${method.name}`;
       const prior = this.queryRoutes.get(path);
       if (prior) throw new Error(`duplicate query path ${path}${prior.owner ? ` (already registered by ${prior.owner})` : ''}`);
     }
     for (const method of service.methodsArray) {
       method.resolve();
-      const path = `/${serviceName}/${method.name}`;
+      const path = `/${name}/${method.name}`;
       this.queryRoutes.set(path, {
         owner,
         path,
@@ -94,7 +118,7 @@ export class Router implements ServiceRegistrar {
         method,
         requestType: fullName(method.resolvedRequestType!),
         responseType: fullName(method.resolvedResponseType!),
-        handler: impl[method.name]!,
+        handler: byName[method.name]!,
       });
     }
   }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { GENESIS_APP_HASH } from '@chain/store';
-import { TestApp, set, fail, burn, countingAnte, utf8, SIGNER, CHAIN_ID } from './helpers.js';
+import { TestApp, set, fail, burn, countingAnte, utf8, SIGNER, CHAIN_ID, finalizeRequest, initChainRequest } from './helpers.js';
 import type { Event } from '@chain/events';
 
 const flat = (events: readonly Event[]): [string, [string, string][]][] => events.map((e) => [e.type, e.attributes.map((a) => [a.key, a.value] as [string, string])]);
@@ -16,22 +16,22 @@ describe('app: App lifecycle', () => {
   });
 
   it('info, initChain (genesis into block 1) and exportGenesis', async () => {
-    expect(t.app.info()).to.deep.include({ data: 'chain', version: '0.1.0', appVersion: 1, lastBlockHeight: 0 });
-    expect(t.app.info().lastBlockAppHash).to.deep.equal(GENESIS_APP_HASH);
+    expect(t.app.infoSync()).to.deep.include({ data: 'chain', version: '0.1.0', appVersion: 1, lastBlockHeight: 0 });
+    expect(t.app.infoSync().lastBlockAppHash).to.deep.equal(GENESIS_APP_HASH);
     const h = await t.init([{ key: 'a', value: '1' }, { key: 'b', value: '2' }]);
     expect(t.app.lastHeight).to.equal(1);
     expect(hex(t.app.lastAppHash)).to.equal(hex(h));
     expect(t.get('a')).to.equal('1');
     expect(t.app.exportGenesis()).to.deep.equal({ kv: { entries: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }] } });
     expect(t.app.defaultGenesis()).to.deep.equal({ kv: { entries: [] } });
-    expect(() => t.app.initChain({ time: new Date(0), appState: {} })).to.throw('InitChain on a chain that has blocks');
+    expect(() => t.app.initChainSync(initChainRequest({}))).to.throw('InitChain on a chain that has blocks');
   });
 
   it('rejects finalizeBlock at a wrong height and commit without a finalized block', async () => {
     await t.init();
     for (const height of [1, 3, 0]) {
       let err: unknown;
-      await t.app.finalizeBlock({ height, time: new Date(), txs: [], proposer: new Uint8Array() }).catch((e: unknown) => { err = e; });
+      await t.app.finalizeBlock(finalizeRequest(height, [])).catch((e: unknown) => { err = e; });
       expect(String(err)).to.contain(`finalizeBlock height ${height}, expected 2`);
     }
     let err: unknown;
@@ -130,7 +130,7 @@ describe('app: App lifecycle', () => {
     expect(sim.msgResponses?.map((m) => m.type_url)).to.deep.equal(['/chain.apptest.v1.MsgSetResponse', '/chain.apptest.v1.MsgSetResponse']);
     expect(t.dump()).to.deep.equal(before);
     // the check state still has ante count 0: the first checkTx sees count 1
-    const check = await t.app.checkTx(t.tx([set('a', '9')]));
+    const check = await t.app.checkTx({ tx: t.tx([set('a', '9')]), type: 'new' });
     expect(check.events.map((e) => e.attributes[0]!.value)).to.deep.equal(['1']);
     // simulate gas equals what the same tx uses when delivered on the same state (commit resets the check state)
     await t.block([]);
@@ -143,17 +143,17 @@ describe('app: App lifecycle', () => {
 
   it('checkTx runs only the ante on the check state, which resets at commit', async () => {
     await t.init();
-    const c1 = await t.app.checkTx(t.tx([set('a', '1')]));
-    const c2 = await t.app.checkTx(t.tx([set('a', '1')]));
+    const c1 = await t.app.checkTx({ tx: t.tx([set('a', '1')]), type: 'new' });
+    const c2 = await t.app.checkTx({ tx: t.tx([set('a', '1')]), type: 'new' });
     expect([c1.code, c2.code]).to.deep.equal([0, 0]);
     expect(c2.events.map((e) => e.attributes[0]!.value)).to.deep.equal(['2']);
     expect(c1.gasWanted).to.equal(1_000_000);
     expect(t.anteCount()).to.equal(0);
     expect(t.get('a')).to.equal(undefined);
     await t.block([]);
-    const c3 = await t.app.checkTx(t.tx([set('a', '1')]));
+    const c3 = await t.app.checkTx({ tx: t.tx([set('a', '1')]), type: 'new' });
     expect(c3.events.map((e) => e.attributes[0]!.value)).to.deep.equal(['1']);
-    const failing = await t.app.checkTx(t.tx([set('a', '1')], { memo: 'ante-fail' }));
+    const failing = await t.app.checkTx({ tx: t.tx([set('a', '1')], { memo: 'ante-fail' }), type: 'new' });
     expect(failing.code).to.equal(4);
   });
 
@@ -163,7 +163,7 @@ describe('app: App lifecycle', () => {
     expect(hex(e.committed)).to.equal(hex(h1));
     const c = await t.block([t.tx([set('a', '1')])]);
     expect(hex(c.committed)).to.not.equal(hex(h1));
-    expect(t.app.info().lastBlockHeight).to.equal(3);
+    expect(t.app.infoSync().lastBlockHeight).to.equal(3);
   });
 
   it('returns the validator updates of EndBlock', async () => {
@@ -199,7 +199,7 @@ describe('app: CheckTx limits and min gas prices', () => {
     try {
       await t.init();
       const tx = t.tx([set('k', 'x'.repeat(200))]);
-      const r = await t.app.checkTx(tx);
+      const r = await t.app.checkTx({ tx, type: 'new' });
       expect([r.code, r.codespace, r.log]).to.deep.equal([21, 'sdk', `tx size ${tx.length} exceeds 100: tx too large`]);
     } finally {
       await t.close();
@@ -211,7 +211,7 @@ describe('app: CheckTx limits and min gas prices', () => {
     const t = await TestApp.create({ minGasPrices: [{ denom: 'achain', amount: 25n * 10n ** 16n }], ante: (ctx, tx, sim) => { seen = [ctx.minGasPrices, ctx.block.chainId, ctx.mode, sim]; countingAnte(ctx, tx, sim); } });
     try {
       await t.init();
-      await t.app.checkTx(t.tx([set('a', '1')]));
+      await t.app.checkTx({ tx: t.tx([set('a', '1')]), type: 'new' });
       expect(seen).to.deep.equal([[{ denom: 'achain', amount: 25n * 10n ** 16n }], CHAIN_ID, 'check', false]);
       await t.app.simulate(t.tx([set('a', '1')]));
       expect((seen as unknown[])[2]).to.equal('simulate');

@@ -12,7 +12,8 @@ import { Errors } from '@chain/errors';
 import { CommitStore } from '@chain/store';
 import type { KVStore } from '@chain/store';
 import { App, paginate } from '../src/index.js';
-import type { AnteHandler, AppModule, Context, DecCoin, ExecTxResult, FinalizeBlockResponse, ServiceRegistrar, ValidatorUpdate } from '../src/index.js';
+import { Msg as KvMsg, Query as KvQuery } from './fixtures/gen/chain/apptest/v1.js';
+import type { AnteHandler, AppModule, Context, DecCoin, ExecTxResult, FinalizeBlockRequest, FinalizeBlockResponse, InitChainRequest, ServiceRegistrar, ValidatorUpdate } from '../src/index.js';
 
 export const FIXTURE_PROTO_DIR = fileURLToPath(new URL('./fixtures/proto', import.meta.url));
 export const CHAIN_ID = 'app-test-1';
@@ -28,6 +29,7 @@ export const str = (b: Uint8Array | undefined): string | undefined => (b === und
 export class KvModule implements AppModule {
   readonly name = 'kv';
   readonly consensusVersion = 1;
+  readonly returnsValidatorUpdates = true;
   readonly protoDirs = [FIXTURE_PROTO_DIR];
   readonly genesisType = 'chain.apptest.v1.GenesisState';
   validatorUpdates: ValidatorUpdate[] = [];
@@ -45,33 +47,34 @@ export class KvModule implements AppModule {
   }
 
   registerServices(r: ServiceRegistrar): void {
-    r.registerMsgService('chain.apptest.v1.Msg', {
+    // typed by the types generated from fixtures/proto (tools/proto-gen)
+    r.registerMsgService(KvMsg, {
       Set: (ctx, m) => {
         const s = ctx.kv('kv');
-        const previous = str(s.get(utf8(String(m.key)))) ?? '';
-        s.set(utf8(String(m.key)), utf8(String(m.value)));
-        ctx.events.emit('kv_set', [['key', String(m.key)], ['value', String(m.value)]]);
+        const previous = str(s.get(utf8(m.key))) ?? '';
+        s.set(utf8(m.key), utf8(m.value));
+        ctx.events.emit('kv_set', [['key', m.key], ['value', m.value]]);
         return { previous };
       },
       Fail: (ctx, m) => {
-        ctx.kv('kv').set(utf8(String(m.key)), utf8('should not persist'));
-        ctx.events.emit('kv_fail', [['key', String(m.key)]]);
+        ctx.kv('kv').set(utf8(m.key), utf8('should not persist'));
+        ctx.events.emit('kv_fail', [['key', m.key]]);
         if (m.code === 10) throw Errors.InvalidCoins.wrap('boom');
         throw new Error('plain failure');
       },
       Burn: (ctx, m) => {
-        for (let i = 0n; i < (m.reads as bigint); i++) ctx.kv('kv').get(utf8('x'));
+        for (let i = 0n; i < m.reads; i++) ctx.kv('kv').get(utf8('x'));
         return {};
       },
     });
-    r.registerQueryService('chain.apptest.v1.Query', {
+    r.registerQueryService(KvQuery, {
       Get: (ctx, q) => {
-        const v = ctx.kv('kv').get(utf8(String(q.key)));
-        if (v === undefined) throw Errors.KeyNotFound.wrap(`no key ${String(q.key)}`);
-        return { value: str(v) };
+        const v = ctx.kv('kv').get(utf8(q.key));
+        if (v === undefined) throw Errors.KeyNotFound.wrap(`no key ${q.key}`);
+        return { value: dec.decode(v) };
       },
       List: (ctx, q) => {
-        const { items, pagination } = paginate(ctx.kv('kv'), q.pagination as never, (k, v) => ({ key: str(k), value: str(v) }));
+        const { items, pagination } = paginate(ctx.kv('kv'), q.pagination, (k, v) => ({ key: dec.decode(k), value: dec.decode(v) }));
         return { entries: items, pagination };
       },
     });
@@ -102,6 +105,17 @@ export const set = (key: string, value: string): Msg => ({ type: 'chain.apptest.
 export const fail = (key: string, code = 10): Msg => ({ type: 'chain.apptest.v1.MsgFail', value: { signer: SIGNER, key, code } });
 export const burn = (reads: number): Msg => ({ type: 'chain.apptest.v1.MsgBurn', value: { signer: SIGNER, reads: BigInt(reads) } });
 
+export function initChainRequest(appState: Record<string, unknown>): InitChainRequest {
+  return { time: T0, chainId: CHAIN_ID, validators: [], appState, initialHeight: 1 };
+}
+
+export function finalizeRequest(height: number, txs: Uint8Array[], o: Partial<FinalizeBlockRequest> = {}): FinalizeBlockRequest {
+  return {
+    txs, decidedLastCommit: { round: 0, votes: [] }, misbehavior: [], hash: new Uint8Array(32).fill(height & 0xff), height,
+    time: height === 1 ? T0 : new Date(T0.getTime() + height * 1000), nextValidatorsHash: new Uint8Array(32), proposerAddress: new Uint8Array(20), ...o,
+  };
+}
+
 export class TestApp {
   private constructor(readonly app: App, readonly registry: ProtoRegistry, readonly store: CommitStore, readonly kv: KvModule, private readonly dir: string) {}
 
@@ -112,6 +126,7 @@ export class TestApp {
     const kv = new KvModule();
     const app = new App({
       registry, store, chainId: CHAIN_ID, modules: [kv],
+      config: { modules: ['kv'], moduleAccounts: [], order: { preBlock: [], beginBlock: ['kv'], endBlock: ['kv'], initGenesis: ['kv'] } },
       anteHandler: o.ante === null ? undefined : (o.ante ?? countingAnte),
       minGasPrices: o.minGasPrices, maxTxBytes: o.maxTxBytes,
     });
@@ -125,9 +140,10 @@ export class TestApp {
 
   /** InitChain + the genesis block (height 1). */
   async init(entries: { key: string; value: string }[] = []): Promise<Uint8Array> {
-    this.app.initChain({ time: T0, appState: { kv: { entries } } });
-    await this.app.finalizeBlock({ height: 1, time: T0, txs: [], proposer: new Uint8Array(20) });
-    return this.app.commit();
+    await this.app.initChain(initChainRequest({ kv: { entries } }));
+    await this.app.finalizeBlock(finalizeRequest(1, []));
+    await this.app.commit();
+    return this.app.lastAppHash;
   }
 
   tx(msgs: Msg[], o: { memo?: string; gas?: bigint; signatures?: Uint8Array[] } = {}): Uint8Array {
@@ -139,8 +155,9 @@ export class TestApp {
 
   async block(txs: Uint8Array[]): Promise<FinalizeBlockResponse & { committed: Uint8Array }> {
     const height = this.app.lastHeight + 1;
-    const res = await this.app.finalizeBlock({ height, time: new Date(T0.getTime() + height * 1000), txs, proposer: new Uint8Array(20) });
-    return { ...res, committed: await this.app.commit() };
+    const res = await this.app.finalizeBlock(finalizeRequest(height, txs));
+    await this.app.commit();
+    return { ...res, committed: this.app.lastAppHash };
   }
 
   async deliver(tx: Uint8Array): Promise<ExecTxResult> {

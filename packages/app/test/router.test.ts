@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { ProtoRegistry } from '@chain/codec';
 import { Router } from '../src/index.js';
-import type { MsgHandler, QueryHandler } from '../src/index.js';
+import type { MsgHandler, MsgServer, QueryHandler } from '../src/index.js';
+import { Msg, Query } from './fixtures/gen/chain/apptest/v1.js';
+import type { MsgMethods } from './fixtures/gen/chain/apptest/v1.js';
 import { FIXTURE_PROTO_DIR } from './helpers.js';
 
 const noop: MsgHandler = () => ({});
@@ -35,6 +37,19 @@ describe('app: Router', () => {
     expect(() => r2.forModule('other', 'other').registerMsgService('chain.apptest.v1.Msg', { Set: noop, Fail: noop, Burn: noop })).to.throw('duplicate msg route chain.apptest.v1.MsgSet');
     expect(() => r2.registerQueryService('chain.apptest.v1.Query', { Get: q })).to.throw('chain.apptest.v1.Query: no handler for List');
     expect(() => r2.registerQueryService('chain.apptest.v1.Nope', { Get: q })).to.throw();
+  });
+
+  it('typed registration (generated ServiceDef): the same routes; a missing handler fails tsc and is refused at run time', () => {
+    const r = makeRouter();
+    const server: MsgServer<MsgMethods> = { Set: (_ctx, m) => ({ previous: m.key }), Fail: () => ({}), Burn: () => ({}) };
+    r.forModule('kv', 'kv').registerMsgService(Msg, server);
+    r.forModule('kv', 'kv').registerQueryService(Query, { Get: (_ctx, req) => ({ value: req.key }), List: () => ({ entries: [], pagination: null }) });
+    const route = r.msgRoute('chain.apptest.v1.MsgSet')!;
+    expect([route.requestType, route.responseType]).to.deep.equal(['chain.apptest.v1.MsgSet', 'chain.apptest.v1.MsgSetResponse']);
+    expect(route.handler).to.equal(server.Set);
+    expect(r.queryRoute('/chain.apptest.v1.Query/List')!.responseType).to.equal('chain.apptest.v1.QueryListResponse');
+    // @ts-expect-error Fail has no handler
+    expect(() => makeRouter().registerMsgService(Msg, { Set: server.Set, Burn: server.Burn })).to.throw('chain.apptest.v1.Msg: no handler for Fail');
   });
 
   it('resolves query paths directly and through the /cosmos. → /chain. alias', () => {

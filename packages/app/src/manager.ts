@@ -1,0 +1,219 @@
+/**
+ * The module manager (the SDK's `module.Manager`): runs the modules' genesis, block hooks and migrations in
+ * the orders of an `AppConfig`, and refuses at construction an app that could misbehave silently:
+ * - a module in the config but not given (or given but not in the config), two modules of one name;
+ * - an order that names an unknown module or one module twice, or that forgets a module having that hook
+ *   (the SDK's `assertNoForgottenModules`): ordering across mint → distribution → slashing → evidence →
+ *   staking is consensus, so it is never left to list order;
+ * - two modules that return validator updates (the SDK panics at EndBlock; here it is known up front);
+ * - a hook slot of a module that the composition never wired.
+ * At run time, validator updates from a module not declared to return them fail the block.
+ */
+import type { ProtoObject, ProtoRegistry } from '@chain/codec';
+import type { AppConfig } from './app-config.js';
+import type { Context } from './context.js';
+import type { AppModule, MigrationHandler, MigrationRegistrar, ValidatorUpdate } from './module.js';
+import type { Router } from './router.js';
+
+/** Consensus version of every module by name (the SDK's `VersionMap`, kept by the upgrade module). */
+export type VersionMap = Record<string, number>;
+
+type HookName = 'preBlock' | 'beginBlock' | 'endBlock' | 'initGenesis' | 'exportGenesis';
+
+export class ModuleManager {
+  readonly modules: readonly AppModule[];
+  private readonly byName = new Map<string, AppModule>();
+  private readonly orders: Record<HookName | 'migrations', readonly AppModule[]>;
+  private readonly migrations = new Map<string, Map<number, MigrationHandler>>();
+  /** the module that returns validator updates, if any */
+  readonly validatorUpdatesModule: string | undefined;
+
+  constructor(readonly config: AppConfig, modules: readonly AppModule[]) {
+    for (const m of modules) {
+      if (this.byName.has(m.name)) throw new Error(`app config: two modules named ${m.name}`);
+      if (!Number.isSafeInteger(m.consensusVersion) || m.consensusVersion < 1) throw new Error(`app config: module ${m.name} has no valid consensus version`);
+      this.byName.set(m.name, m);
+    }
+    const seen = new Set<string>();
+    for (const n of config.modules) {
+      if (seen.has(n)) throw new Error(`app config: module ${n} listed twice`);
+      seen.add(n);
+      if (!this.byName.has(n)) throw new Error(`app config: module ${n} is in the config but was not given`);
+    }
+    for (const m of modules) if (!seen.has(m.name)) throw new Error(`app config: module ${m.name} was given but is not in the config`);
+    this.modules = config.modules.map((n) => this.byName.get(n)!);
+
+    const o = config.order;
+    const has = {
+      preBlock: (m: AppModule) => !!m.preBlock,
+      beginBlock: (m: AppModule) => !!m.beginBlock,
+      endBlock: (m: AppModule) => !!m.endBlock,
+      initGenesis: (m: AppModule) => !!(m.genesisType && m.initGenesis),
+      exportGenesis: (m: AppModule) => !!(m.genesisType && m.exportGenesis),
+    } satisfies Record<HookName, (m: AppModule) => boolean>;
+    const order = (hook: HookName | 'migrations', names: readonly string[], needs?: (m: AppModule) => boolean): AppModule[] => {
+      const listed = new Set<string>();
+      const out: AppModule[] = [];
+      for (const n of names) {
+        const m = this.byName.get(n);
+        if (!m) throw new Error(`app config: order ${hook} names unknown module ${n}`);
+        if (listed.has(n)) throw new Error(`app config: order ${hook} names module ${n} twice`);
+        listed.add(n);
+        out.push(m);
+      }
+      if (needs) {
+        const forgotten = this.modules.filter((m) => needs(m) && !listed.has(m.name)).map((m) => m.name);
+        if (forgotten.length > 0) throw new Error(`app config: order ${hook} forgets module(s) ${forgotten.join(', ')}`);
+      }
+      return out;
+    };
+    this.orders = {
+      preBlock: order('preBlock', o.preBlock, has.preBlock),
+      beginBlock: order('beginBlock', o.beginBlock, has.beginBlock),
+      endBlock: order('endBlock', o.endBlock, has.endBlock),
+      // listing a module without genesis is allowed (as in the SDK); it is skipped
+      initGenesis: order('initGenesis', o.initGenesis, has.initGenesis).filter(has.initGenesis),
+      exportGenesis: order('exportGenesis', o.exportGenesis ?? o.initGenesis, has.exportGenesis).filter(has.exportGenesis),
+      migrations: order('migrations', o.migrations ?? defaultMigrationsOrder(config.modules), () => true),
+    };
+
+    const vu = this.modules.filter((m) => m.returnsValidatorUpdates).map((m) => m.name);
+    if (vu.length > 1) throw new Error(`app config: validator updates can come from one module only, not ${vu.join(' and ')}`);
+    this.validatorUpdatesModule = vu[0];
+
+    for (const m of this.modules) {
+      for (const slot of m.hookSlots ?? []) {
+        if (!slot.isSet) throw new Error(`app config: hooks ${slot.name} of module ${m.name} are not wired (set them, or set() them empty)`);
+      }
+    }
+    const registrar: MigrationRegistrar = {
+      register: (module, fromVersion, handler) => {
+        if (!this.byName.has(module)) throw new Error(`migration for unknown module ${module}`);
+        const map = this.migrations.get(module) ?? new Map<number, MigrationHandler>();
+        if (map.has(fromVersion)) throw new Error(`migration of module ${module} from version ${fromVersion} registered twice`);
+        map.set(fromVersion, handler);
+        this.migrations.set(module, map);
+      },
+    };
+    for (const m of this.modules) m.registerMigrations?.(registrar);
+  }
+
+  module(name: string): AppModule | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Loads the modules' protos and registers their types and services (a duplicate path is refused). */
+  registerServices(registry: ProtoRegistry, router: Router): void {
+    for (const m of this.modules) for (const d of m.protoDirs ?? []) registry.addProtoDir(d);
+    for (const m of this.modules) m.registerTypes?.(registry);
+    for (const m of this.modules) m.registerServices?.(router.forModule(m.name, m.eventModuleName ?? m.name));
+  }
+
+  // ---- genesis ----
+
+  /** Default genesis app_state: module name → gateway JSON of its GenesisState. */
+  defaultGenesis(registry: ProtoRegistry): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const m of this.modules) {
+      if (m.genesisType && m.defaultGenesis) out[m.name] = registry.toJSON(m.genesisType, m.defaultGenesis());
+    }
+    return out;
+  }
+
+  /** Decodes and validates each module's part of `appState` (a missing part is the module's default). */
+  decodeGenesis(registry: ProtoRegistry, appState: Record<string, unknown>): Map<string, ProtoObject> {
+    const known = new Set(this.modules.map((m) => m.name));
+    for (const k of Object.keys(appState)) if (!known.has(k)) throw new Error(`genesis app_state has a section for unknown module ${k}`);
+    const out = new Map<string, ProtoObject>();
+    for (const m of this.orders.initGenesis) {
+      const json = appState[m.name];
+      const gen = json === undefined ? (m.defaultGenesis?.() ?? {}) : registry.fromJSON(m.genesisType!, json);
+      m.validateGenesis?.(gen);
+      out.set(m.name, gen);
+    }
+    return out;
+  }
+
+  /** InitGenesis of every module in order; returns the initial validator updates (one module at most). */
+  initGenesis(ctx: Context, registry: ProtoRegistry, appState: Record<string, unknown>): ValidatorUpdate[] {
+    const decoded = this.decodeGenesis(registry, appState);
+    let updates: ValidatorUpdate[] = [];
+    for (const m of this.orders.initGenesis) {
+      const u = m.initGenesis!(ctx, decoded.get(m.name)!);
+      if (u && u.length > 0) updates = this.takeUpdates(m, updates, u);
+    }
+    return updates;
+  }
+
+  exportGenesis(ctx: Context, registry: ProtoRegistry): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const m of this.orders.exportGenesis) out[m.name] = registry.toJSON(m.genesisType!, m.exportGenesis!(ctx));
+    return out;
+  }
+
+  // ---- blocks ----
+
+  async preBlock(ctx: Context): Promise<void> {
+    for (const m of this.orders.preBlock) await m.preBlock?.(ctx);
+  }
+
+  async beginBlock(ctx: Context): Promise<void> {
+    for (const m of this.orders.beginBlock) await m.beginBlock?.(ctx);
+  }
+
+  async endBlock(ctx: Context): Promise<ValidatorUpdate[]> {
+    let updates: ValidatorUpdate[] = [];
+    for (const m of this.orders.endBlock) {
+      const u = await m.endBlock?.(ctx);
+      if (u && u.length > 0) updates = this.takeUpdates(m, updates, u);
+    }
+    return updates;
+  }
+
+  private takeUpdates(m: AppModule, prior: ValidatorUpdate[], u: readonly ValidatorUpdate[]): ValidatorUpdate[] {
+    if (!m.returnsValidatorUpdates) throw new Error(`module ${m.name} returned validator updates but is not declared to (returnsValidatorUpdates)`);
+    if (prior.length > 0) throw new Error('validator updates already set by a previous module');
+    return [...u];
+  }
+
+  // ---- versions and migrations ----
+
+  /** The consensus version of every module. */
+  versionMap(): VersionMap {
+    const out: VersionMap = {};
+    for (const m of this.modules) out[m.name] = m.consensusVersion;
+    return out;
+  }
+
+  /**
+   * Migrates every module from its version in `fromVM` to its current consensus version, one registered
+   * migration per step; a module absent from `fromVM` is new and gets InitGenesis with its default
+   * genesis (the SDK's `RunMigrations`). Returns the new version map.
+   */
+  async runMigrations(ctx: Context, fromVM: VersionMap): Promise<VersionMap> {
+    for (const m of this.orders.migrations) {
+      const from = fromVM[m.name];
+      if (from === undefined) {
+        if (m.genesisType && m.initGenesis) {
+          const u = m.initGenesis(ctx, m.defaultGenesis?.() ?? {});
+          if (u && u.length > 0) throw new Error(`module ${m.name}: validator updates from InitGenesis of a new module during migrations are not allowed`);
+        }
+        continue;
+      }
+      for (let v = from; v < m.consensusVersion; v++) {
+        const handler = this.migrations.get(m.name)?.get(v);
+        if (!handler) throw new Error(`no migration found for module ${m.name} from version ${v} to version ${v + 1}`);
+        await handler(ctx);
+      }
+    }
+    return this.versionMap();
+  }
+}
+
+/** The SDK's default migration order: modules by name, auth last (other modules' migrations may need accounts). */
+export function defaultMigrationsOrder(names: readonly string[]): string[] {
+  const sorted = [...names].sort();
+  const i = sorted.indexOf('auth');
+  if (i >= 0) sorted.push(...sorted.splice(i, 1));
+  return sorted;
+}
