@@ -2,11 +2,12 @@
  * Block store in the node database (written in the same batch as the state of the block):
  *   0x10 | BE64 height → StoredBlock   0x11 | BE64 height → StoredResults
  *   0x12 | block hash  → BE64 height   0x13 | BE64 height → seen Commit for the block
+ *   0x14 | BE64 height → validator set of that height and later ones, written where it changes
  */
 import type { BatchOp, Bytes } from '@chain/store';
 import type { Event } from '@chain/events';
 import type { ExecTxResult } from '@chain/app';
-import type { Block, BlockID, Commit } from './cmt-types.js';
+import type { Block, BlockID, Commit, Validator } from './cmt-types.js';
 import { serialize, deserialize } from './serde.js';
 
 /** What the block store keeps of each tx result (the app's ExecTxResult without msg responses). */
@@ -39,6 +40,7 @@ const P_BLOCK = 0x10;
 const P_RESULTS = 0x11;
 const P_HASH = 0x12;
 const P_COMMIT = 0x13;
+const P_VALIDATORS = 0x14;
 
 function hkey(prefix: number, height: number): Uint8Array {
   const k = new Uint8Array(9);
@@ -71,6 +73,17 @@ export class BlockStore {
       { type: 'put', key: hashKey(stored.blockId.hash), value: hv },
       { type: 'put', key: hkey(P_COMMIT, h), value: serialize(seenCommit) },
     ];
+  }
+
+  /** Writes the validator set of `height` (in effect until the next height that has one). */
+  validatorsOps(height: number, validators: readonly Validator[]): BatchOp[] {
+    return [{ type: 'put', key: hkey(P_VALIDATORS, height), value: serialize(validators) }];
+  }
+
+  /** The validator set of `height`: the last set written at or below it (undefined before the first). */
+  async validatorsAt(height: number): Promise<Validator[] | undefined> {
+    const found = await this.db.iterateRaw(hkey(P_VALIDATORS, 0), hkey(P_VALIDATORS, height + 1), { reverse: true, limit: 1 });
+    return found.length === 0 ? undefined : deserialize<Validator[]>(found[0]![1]);
   }
 
   /** Caches a block after its batch committed (the RPC's hot path reads the latest blocks). */

@@ -1,10 +1,14 @@
 /**
- * The embedded single-validator consensus engine: proposes a block every `timeoutCommit` from the
- * mempool, drives the app through FinalizeBlock/Commit, signs the precommit with the validator key,
- * stores block + results + tx index in the same atomic batch as the state, then publishes events.
+ * The embedded single-validator consensus engine. It drives the app only through the ABCI application
+ * interface (`AbciApplication`, as CometBFT would): InitChain on a fresh chain, then every `timeoutCommit`
+ * PrepareProposal from the mempool, ProcessProposal, FinalizeBlock with the decided last commit (the local
+ * validator's vote, the other validators absent), Commit. It signs the precommit with the validator key,
+ * applies validator updates with CometBFT's delay (updates returned at height H shape the set of H+2),
+ * hashes the real validator sets into headers, and keeps its block store and tx index as a commit
+ * listener whose writes join the block's atomic batch. Then it publishes the block's events.
  */
-import type { App, ExecTxResult } from '@chain/app';
-import type { CommitStore } from '@chain/store';
+import type { AbciApplication, CommitInfo, CommitListener, ExecTxResult, ValidatorUpdate, VoteInfo } from '@chain/app';
+import type { BatchOp, CommitStore } from '@chain/store';
 import type { EventBus, Event } from '@chain/events';
 import { flattenEvents } from '@chain/events';
 import type { TxIndexer } from '@chain/indexer';
@@ -12,6 +16,7 @@ import { txEventMap } from '@chain/indexer';
 import { ed25519PublicKey, ed25519Sign, sha256, toHex } from '@chain/crypto';
 import { BlockStore } from './blockstore.js';
 import type { StoredBlock, StoredResults, StoredTxResult } from './blockstore.js';
+import { applyValidatorUpdates, sameValidatorSet } from './validator-set.js';
 import { Mempool, MempoolError } from './mempool.js';
 import type { MempoolTx } from './mempool.js';
 import type { GenesisDoc } from './genesis.js';
@@ -28,8 +33,14 @@ export interface EngineLogger {
   error(msg: string, ctx?: Record<string, unknown>): void;
 }
 
+/** What the embedded engine needs of the app: the ABCI application, plus a place in its commit batch. */
+export interface EmbeddedApp extends AbciApplication {
+  /** adds a listener; returns its remover */
+  addCommitListener(listener: CommitListener): () => void;
+}
+
 export interface EngineOptions {
-  readonly app: App;
+  readonly app: EmbeddedApp;
   readonly store: CommitStore;
   readonly bus: EventBus;
   readonly indexer: TxIndexer;
@@ -70,17 +81,24 @@ function toExecForHash(r: StoredTxResult): { code: number; data: Uint8Array; gas
 }
 
 export class Engine {
-  readonly app: App;
+  private readonly app: EmbeddedApp;
   readonly bus: EventBus;
   readonly mempool: Mempool;
   readonly blocks: BlockStore;
   readonly indexer: TxIndexer;
   readonly genesis: GenesisDoc;
   readonly chainId: string;
-  readonly params: ConsensusParams;
-  readonly validators: Validator[];
+  params: ConsensusParams;
   readonly validatorPubKey: Uint8Array;
   readonly validatorAddr: Uint8Array;
+  /** validator sets: of the last committed height, of the next height, and of the one after it */
+  private lastVals: Validator[] = [];
+  private vals: Validator[];
+  private nextVals: Validator[];
+  private height = 0;
+  private appHash: Uint8Array = new Uint8Array();
+  /** writes of the block being committed (the commit listener hands them to the app's batch) */
+  private pendingOps: { height: number; ops: BatchOp[] } | undefined;
   private readonly key: Uint8Array;
   private readonly store: CommitStore;
   private readonly log: EngineLogger;
@@ -101,13 +119,11 @@ export class Engine {
     this.genesis = opts.genesis;
     this.chainId = opts.genesis.chain_id;
     this.params = consensusParamsOf(opts.genesis);
-    this.validators = validatorsOf(opts.genesis);
+    this.vals = validatorsOf(opts.genesis);
+    this.nextVals = this.vals;
     this.key = opts.validatorKey;
     this.validatorPubKey = ed25519PublicKey(this.key);
     this.validatorAddr = validatorAddress(this.validatorPubKey);
-    if (!this.validators.some((v) => toHex(v.address) === toHex(this.validatorAddr))) {
-      throw new Error('the validator key is not in the genesis validator set');
-    }
     this.timeoutCommitMs = opts.timeoutCommitMs;
     this.mempool = opts.mempool ?? new Mempool();
     this.blocks = new BlockStore(opts.store);
@@ -115,8 +131,30 @@ export class Engine {
     this.initialHeight = Number(opts.genesis.initial_height || '1');
   }
 
+  /** The block store and index writes of the block being committed, joined to the app's batch. */
+  private readonly commitListener: CommitListener = (h) => {
+    if (this.pendingOps?.height !== h) throw new Error(`the engine did not prepare the block store writes of height ${h}`);
+    return this.pendingOps.ops;
+  };
+
+  private removeCommitListener: (() => void) | undefined;
+
   get latestHeight(): number {
-    return this.app.lastHeight;
+    return this.height;
+  }
+
+  /** The validator set of the next block (CometBFT's `state.Validators`). */
+  get validators(): Validator[] {
+    return this.vals;
+  }
+
+  /** The validator set that signed block `height` (any stored height, or the next two). */
+  async validatorsAt(height: number): Promise<Validator[] | undefined> {
+    if (height === this.height + 1) return this.vals;
+    if (height === this.height + 2) return this.nextVals;
+    if (height === this.height) return this.lastVals;
+    if (height > this.height + 2 || height < this.initialHeight) return undefined;
+    return (await this.blocks.validatorsAt(height)) ?? validatorsOf(this.genesis);
   }
 
   get latestBlock(): StoredBlock | undefined {
@@ -129,16 +167,40 @@ export class Engine {
 
   /** Loads the last committed block (or runs InitChain on a fresh chain) and starts producing blocks. */
   async start(): Promise<void> {
-    if (this.app.lastHeight === 0) {
-      this.app.initChain({ time: new Date(this.genesis.genesis_time), appState: this.genesis.app_state ?? {}, initialHeight: this.initialHeight });
+    const info = await this.app.info({});
+    if (info.lastBlockHeight === 0) {
+      const genesisVals = validatorsOf(this.genesis);
+      const res = await this.app.initChain({
+        time: new Date(this.genesis.genesis_time),
+        chainId: this.chainId,
+        consensusParams: this.params,
+        validators: genesisVals.map((v): ValidatorUpdate => ({ pubKey: { type: 'ed25519', key: v.pubKey }, power: BigInt(v.votingPower) })),
+        appState: this.genesis.app_state ?? {},
+        initialHeight: this.initialHeight,
+      });
+      if (res.consensusParams) this.params = res.consensusParams;
+      // validators from the app's genesis (staking) replace the genesis file's
+      this.vals = res.validators.length > 0 ? applyValidatorUpdates([], res.validators) : genesisVals;
+      if (this.vals.length === 0) throw new Error('the genesis has no validators and the app returned none');
+      this.nextVals = this.vals;
+      this.height = this.initialHeight - 1;
+      this.appHash = res.appHash;
     } else {
-      const h = this.app.lastHeight;
+      const h = info.lastBlockHeight;
       const block = await this.blocks.block(h);
       const results = await this.blocks.results(h);
       const commit = await this.blocks.seenCommit(h);
       if (!block || !results || !commit) throw new Error(`block store has no block ${h} though the state is at height ${h}`);
       this.last = { block, results, commit };
+      this.height = h;
+      this.appHash = info.lastBlockAppHash;
+      const genesisVals = validatorsOf(this.genesis);
+      this.lastVals = (await this.blocks.validatorsAt(h)) ?? genesisVals;
+      this.vals = (await this.blocks.validatorsAt(h + 1)) ?? genesisVals;
+      this.nextVals = (await this.blocks.validatorsAt(h + 2)) ?? genesisVals;
     }
+    if (this.validatorIndex() < 0) throw new Error('the validator key is not in the validator set');
+    this.removeCommitListener = this.app.addCommitListener(this.commitListener);
     this.running = true;
     this.schedule(this.last ? this.timeoutCommitMs : 0);
   }
@@ -148,6 +210,8 @@ export class Engine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.producing;
+    this.removeCommitListener?.();
+    this.removeCommitListener = undefined;
   }
 
   setTimeoutCommit(ms: number): void {
@@ -174,7 +238,7 @@ export class Engine {
     const hex = toHex(hash);
     this.mempool.precheck(raw, hex);
     try {
-      const res = await this.lock.run(() => this.app.checkTx(raw));
+      const res = await this.lock.run(() => this.app.checkTx({ tx: raw, type: 'new' }));
       const maxGas = this.params.block.maxGas;
       if (res.code === 0 && maxGas >= 0 && res.gasWanted > maxGas) {
         // CometBFT's PostCheckMaxGas: a tx that can never fit in a block must not stall the mempool
@@ -221,8 +285,9 @@ export class Engine {
 
   // ---- block production ----
 
-  private validatorIndex(): number {
-    return this.validators.findIndex((v) => toHex(v.address) === toHex(this.validatorAddr));
+  private validatorIndex(vals: readonly Validator[] = this.vals): number {
+    const own = toHex(this.validatorAddr);
+    return vals.findIndex((v) => toHex(v.address) === own);
   }
 
   /** A vote of this validator for `id`, signed over CometBFT's canonical vote sign bytes. */
@@ -232,9 +297,10 @@ export class Engine {
     return { type, height, round: 0, blockId: id, timestamp, validatorAddress: this.validatorAddr, validatorIndex: this.validatorIndex(), signature };
   }
 
+  /** The commit of a block signed by the local validator alone: every other validator of the set is absent. */
   private commitOf(precommit: Vote): Commit {
     const idx = this.validatorIndex();
-    const signatures = this.validators.map((_, i) => i === idx
+    const signatures = this.vals.map((_, i) => i === idx
       ? { blockIdFlag: 2 as const, validatorAddress: this.validatorAddr, timestamp: precommit.timestamp, signature: precommit.signature }
       : { blockIdFlag: 1 as const, validatorAddress: new Uint8Array(), timestamp: { seconds: -62135596800, nanos: 0 }, signature: new Uint8Array() });
     return { height: precommit.height, round: 0, blockId: precommit.blockId, signatures };
@@ -268,12 +334,33 @@ export class Engine {
     return precommit;
   }
 
+  /** The previous block's commit as the app sees it (`decided_last_commit`): every validator's vote. */
+  private lastCommitInfo(): CommitInfo {
+    const prev = this.last;
+    if (!prev) return { round: 0, votes: [] };
+    const votes: VoteInfo[] = this.lastVals.map((v, i) => ({
+      validator: { address: v.address, power: BigInt(v.votingPower) },
+      blockIdFlag: prev.commit.signatures[i]?.blockIdFlag ?? 1,
+    }));
+    return { round: prev.commit.round, votes };
+  }
+
   private async produceBlock(): Promise<void> {
-    const height = this.app.lastHeight + 1;
+    const height = this.height + 1;
+    if (this.validatorIndex() < 0) throw new Error(`the local validator is not in the validator set of height ${height}: the embedded engine cannot sign blocks`);
     const prev = this.last;
     const time = prev ? fromTimestamp(prev.commit.signatures.find((s) => s.blockIdFlag === 2)!.timestamp) : new Date(this.genesis.genesis_time);
-    const reaped = this.mempool.reap(this.params.block.maxBytes > 0 ? this.params.block.maxBytes - 100_000 : 21 * 1024 * 1024, this.params.block.maxGas);
-    const txs = reaped.map((t) => t.raw);
+    const maxTxBytes = this.params.block.maxBytes > 0 ? this.params.block.maxBytes - 100_000 : 21 * 1024 * 1024;
+    const reaped = this.mempool.reap(maxTxBytes, this.params.block.maxGas);
+    const lastCommitInfo = this.lastCommitInfo();
+    const nextValidatorsHash = validatorSetHash(this.nextVals);
+    const proposal = await this.app.prepareProposal({
+      maxTxBytes, txs: reaped.map((t) => t.raw), localLastCommit: lastCommitInfo, misbehavior: [], height, time, nextValidatorsHash,
+      proposerAddress: this.validatorAddr,
+    });
+    const byRaw = new Map(reaped.map((t) => [t.raw, t]));
+    const included: MempoolTx[] = proposal.txs.map((raw) => byRaw.get(raw) ?? { raw, hash: sha256(raw), hashHex: toHex(sha256(raw)), gasWanted: 0 });
+    const txs = included.map((t) => t.raw);
     const emptyCommit: Commit = { height: 0, round: 0, blockId: emptyBlockId(), signatures: [] };
     const lastCommit = prev?.commit ?? emptyCommit;
     const header: Header = {
@@ -284,19 +371,27 @@ export class Engine {
       lastBlockId: prev?.block.blockId ?? emptyBlockId(),
       lastCommitHash: commitHash(lastCommit),
       dataHash: dataHash(txs),
-      validatorsHash: validatorSetHash(this.validators),
-      nextValidatorsHash: validatorSetHash(this.validators),
+      validatorsHash: validatorSetHash(this.vals),
+      nextValidatorsHash,
       consensusHash: consensusParamsHash(this.params),
-      appHash: this.app.lastAppHash,
+      appHash: this.appHash,
       lastResultsHash: lastResultsHash((prev?.results.txResults ?? []).map(toExecForHash)),
       evidenceHash: evidenceHash(),
       proposerAddress: this.validatorAddr,
     };
     const block: Block = { header, data: { txs }, evidence: [], lastCommit };
     const id = computeBlockId(block);
+    const verdict = await this.app.processProposal({
+      txs, proposedLastCommit: lastCommitInfo, misbehavior: [], hash: id.hash, height, time, nextValidatorsHash, proposerAddress: this.validatorAddr,
+    });
+    if (verdict.status !== 'ACCEPT') throw new Error(`the app rejected the proposal of height ${height}`);
     // decide the block (CometBFT order: the block is committed by votes, then executed)
     const commit = this.commitOf(this.runRound(height, id, time));
-    const resp = await this.app.finalizeBlock({ height, time, txs, proposer: this.validatorAddr, hash: id.hash });
+    const resp = await this.app.finalizeBlock({
+      txs, decidedLastCommit: lastCommitInfo, misbehavior: [], hash: id.hash, height, time, nextValidatorsHash, proposerAddress: this.validatorAddr,
+    });
+    // updates returned at H shape the set of H+2 (the set of H+1 is fixed by this header)
+    const afterNext = applyValidatorUpdates(this.nextVals, resp.validatorUpdates);
     const txResults: StoredTxResult[] = resp.txResults.map((r) => ({
       code: r.code, codespace: r.codespace, log: r.log, info: r.info, data: r.data, gasWanted: r.gasWanted, gasUsed: r.gasUsed, events: r.events,
     }));
@@ -309,21 +404,35 @@ export class Engine {
     };
     const size = txs.reduce((n, t) => n + t.length, 0) + 1024;
     const stored: StoredBlock = { block, blockId: id, size };
-    const indexed = reaped.map((t, i) => ({ hash: t.hash, height, index: i, events: txResults[i]!.events }));
+    const indexed = included.map((t, i) => ({ hash: t.hash, height, index: i, events: txResults[i]!.events }));
     const ops = [...this.blocks.saveOps(stored, results, commit), ...this.indexer.indexOps(indexed), ...this.indexer.blockIndexOps(height, resp.events)];
-    await this.app.commit(ops);
+    if (height === this.initialHeight) ops.push(...this.blocks.validatorsOps(height, this.vals));
+    if (!sameValidatorSet(this.nextVals, this.vals)) ops.push(...this.blocks.validatorsOps(height + 1, this.nextVals));
+    if (!sameValidatorSet(afterNext, this.nextVals)) ops.push(...this.blocks.validatorsOps(height + 2, afterNext));
+    this.pendingOps = { height, ops };
+    try {
+      await this.app.commit();
+    } finally {
+      this.pendingOps = undefined;
+    }
     this.blocks.committed(stored, results);
     this.last = { block: stored, results, commit };
+    this.height = height;
+    this.appHash = resp.appHash;
+    if (resp.consensusParamUpdates) this.params = resp.consensusParamUpdates;
+    this.lastVals = this.vals;
+    this.vals = this.nextVals;
+    this.nextVals = afterNext;
 
-    this.publishBlockEvents(stored, results, reaped);
-    for (let i = 0; i < reaped.length; i++) {
-      const list = this.waiters.get(reaped[i]!.hashHex);
+    this.publishBlockEvents(stored, results, included);
+    for (let i = 0; i < included.length; i++) {
+      const list = this.waiters.get(included[i]!.hashHex);
       if (list) {
-        this.waiters.delete(reaped[i]!.hashHex);
+        this.waiters.delete(included[i]!.hashHex);
         for (const w of list) w({ height, index: i, result: txResults[i]! });
       }
     }
-    await this.recheck(reaped, txResults);
+    await this.recheck(included, txResults);
     if (txs.length > 0) this.log.info('committed block', { height, txs: txs.length, appHash: toHex(resp.appHash).toUpperCase() });
   }
 
@@ -335,7 +444,7 @@ export class Engine {
   private async recheck(committed: MempoolTx[], results: readonly StoredTxResult[]): Promise<void> {
     const remaining = this.mempool.update(committed.map((t) => t.hash), results.map((r) => r.code));
     for (const tx of remaining) {
-      const r = await this.app.checkTx(tx.raw, true);
+      const r = await this.app.checkTx({ tx: tx.raw, type: 'recheck' });
       if (r.code !== 0) {
         this.mempool.remove(tx.hashHex);
         this.mempool.forget(tx.hashHex);

@@ -1,5 +1,6 @@
 export { Engine, toTimestamp, fromTimestamp } from './engine.js';
-export type { EngineOptions, EngineLogger, CheckTxResult, TxInclusion } from './engine.js';
+export type { EmbeddedApp, EngineOptions, EngineLogger, CheckTxResult, TxInclusion } from './engine.js';
+export { applyValidatorUpdates, sameValidatorSet, MAX_TOTAL_VOTING_POWER } from './validator-set.js';
 export { Mempool, MempoolError } from './mempool.js';
 export type { MempoolTx, MempoolOptions } from './mempool.js';
 export { BlockStore } from './blockstore.js';

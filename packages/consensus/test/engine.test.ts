@@ -235,10 +235,15 @@ describe('Engine driving an app (single validator)', function () {
 });
 
 describe('Engine construction', () => {
-  it('refuses a validator key that is not in the genesis validator set', async () => {
-    const node = await TestNode.create({ genesis: makeGenesis({ key: privValidatorKeyJSON(sha256(Uint8Array.of(9))) }) }).catch((e: Error) => e);
-    expect(node).to.be.instanceOf(Error);
-    expect((node as Error).message).to.equal('the validator key is not in the genesis validator set');
+  it('refuses to start with a validator key that is not in the validator set', async () => {
+    const node = await TestNode.create({ genesis: makeGenesis({ key: privValidatorKeyJSON(sha256(Uint8Array.of(9))) }) });
+    try {
+      const err = await node.engine.start().catch((e: Error) => e);
+      expect(err).to.be.instanceOf(Error);
+      expect((err as Error).message).to.equal('the validator key is not in the validator set');
+    } finally {
+      await node.close();
+    }
   });
 });
 

@@ -111,6 +111,8 @@ export interface TestNodeOptions {
   readonly mempool?: MempoolOptions;
   /** reuse this data dir (a restart); a new temp dir otherwise */
   readonly dir?: string;
+  /** modules besides the counter module */
+  readonly modules?: readonly AppModule[];
 }
 
 /** Store + app + bus + indexer + engine, wired like apps/node. */
@@ -140,7 +142,19 @@ export class TestNode {
     const genesis = opts.genesis ?? makeGenesis();
     const store = await CommitStore.open(dir);
     const registry = new ProtoRegistry();
-    const app = new App({ registry, store, chainId: genesis.chain_id, modules: [counterModule()], anteHandler: opts.anteHandler ?? (() => {}) });
+    const modules = [counterModule(), ...(opts.modules ?? [])];
+    const having = (f: (m: AppModule) => boolean): string[] => modules.filter(f).map((m) => m.name);
+    const app = new App({
+      registry, store, chainId: genesis.chain_id, modules, anteHandler: opts.anteHandler ?? (() => {}),
+      config: {
+        modules: modules.map((m) => m.name),
+        moduleAccounts: [],
+        order: {
+          preBlock: having((m) => !!m.preBlock), beginBlock: having((m) => !!m.beginBlock), endBlock: having((m) => !!m.endBlock),
+          initGenesis: having((m) => !!(m.genesisType && m.initGenesis)),
+        },
+      },
+    });
     const bus = new EventBus({ bufferSize: 100_000 });
     let engineRef: Engine | undefined;
     const indexer = new TxIndexer(store, async (height, index) => {
