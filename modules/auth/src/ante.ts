@@ -9,6 +9,7 @@ import { Errors } from '@chain/errors';
 import { directSignBytes, txSigners } from '@chain/tx';
 import type { DecodedTx } from '@chain/tx';
 import { equalBytes, secp256k1Address, ethAddress, verifySecp256k1, verifyEthSecp256k1, toBase64, toHex } from '@chain/crypto';
+import { accountSequenceEvent, emit, feeEvent, signatureEvent } from './events.js';
 import type { AccountKeeper, Account } from './keeper.js';
 import { FEE_COLLECTOR, SECP256K1_PUBKEY, ETH_SECP256K1_PUBKEY } from './keys.js';
 
@@ -108,7 +109,7 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
         throw e;
       }
     }
-    ctx.events.emit('tx', [['fee', coinsToString(fee.amount)], ['fee_payer', payerText]]);
+    emit(ctx, feeEvent(coinsToString(fee.amount), payerText));
 
     // public keys
     const accounts: Account[] = [];
@@ -165,12 +166,8 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
       const fresh = ak.getAccount(ctx, acc.address)!;
       fresh.base.sequence += 1n;
       ak.setAccount(ctx, fresh);
-      ctx.events.emit('tx', [['acc_seq', `${signers[i]}/${info_seq(infos[i]!.sequence)}`]]);
-      ctx.events.emit('tx', [['signature', toBase64(tx.signatures[i] ?? new Uint8Array())]]);
+      emit(ctx, accountSequenceEvent(signers[i]!, infos[i]!.sequence));
+      emit(ctx, signatureEvent(toBase64(tx.signatures[i] ?? new Uint8Array())));
     }
   };
-}
-
-function info_seq(s: bigint): string {
-  return s.toString();
 }

@@ -1,20 +1,18 @@
 /** AccountKeeper: accounts (numbers, sequences, public keys), module accounts and auth params. */
 import type { Context } from '@chain/app';
-import type { AnyMsg, ProtoRegistry } from '@chain/codec';
+import type { ProtoRegistry, google_protobuf } from '@chain/codec';
 import { utf8, fromUtf8, equalBytes } from '@chain/crypto';
 import { Errors } from '@chain/errors';
 import type { AddressCodec } from './address.js';
 import { moduleAddress } from './address.js';
+import type { BaseAccount, ModuleAccount } from './gen/chain/auth/v1beta1.js';
+import { DEFAULT_AUTH_PARAMS } from './params.js';
+import type { AuthParams } from './params.js';
 import {
   STORE_KEY, ACCOUNT_PREFIX, NEXT_ACCOUNT_NUMBER_KEY, PARAMS_KEY, accountKey, accountNumberKey, BASE_ACCOUNT, MODULE_ACCOUNT,
 } from './keys.js';
 
-export interface BaseAccount {
-  address: string;
-  pub_key: AnyMsg | null;
-  account_number: bigint;
-  sequence: bigint;
-}
+export type { BaseAccount };
 
 /** An account as the keeper hands it out: the base fields plus, for module accounts, name and permissions. */
 export interface Account {
@@ -22,22 +20,6 @@ export interface Account {
   base: BaseAccount;
   readonly module?: { readonly name: string; readonly permissions: readonly string[] };
 }
-
-export interface AuthParams {
-  max_memo_characters: bigint;
-  tx_sig_limit: bigint;
-  tx_size_cost_per_byte: bigint;
-  sig_verify_cost_ed25519: bigint;
-  sig_verify_cost_secp256k1: bigint;
-}
-
-export const DEFAULT_AUTH_PARAMS: AuthParams = {
-  max_memo_characters: 256n,
-  tx_sig_limit: 7n,
-  tx_size_cost_per_byte: 10n,
-  sig_verify_cost_ed25519: 590n,
-  sig_verify_cost_secp256k1: 1000n,
-};
 
 export const Permission = { Minter: 'minter', Burner: 'burner', Staking: 'staking' } as const;
 
@@ -71,11 +53,9 @@ export class AccountKeeper {
   }
 
   setAccount(ctx: Context, acc: Account): void {
-    const any = acc.module
-      ? this.registry.packAny(MODULE_ACCOUNT, { base_account: acc.base, name: acc.module.name, permissions: [...acc.module.permissions] })
-      : this.registry.packAny(BASE_ACCOUNT, { ...acc.base });
+    const any: google_protobuf.Any = this.packAccount(acc);
     const store = ctx.kv(STORE_KEY);
-    store.set(accountKey(acc.address), this.registry.encode('google.protobuf.Any', any as unknown as Record<string, unknown>));
+    store.set(accountKey(acc.address), this.registry.encode('google.protobuf.Any', any));
     store.set(accountNumberKey(acc.base.account_number), acc.address);
   }
 
@@ -112,13 +92,21 @@ export class AccountKeeper {
   }
 
   decodeAccount(address: Uint8Array, bz: Uint8Array): Account {
-    const any = this.registry.decode<AnyMsg>('google.protobuf.Any', bz);
-    const { name, message } = this.registry.unpackAny<Record<string, unknown>>(any);
+    const any = this.registry.decode<google_protobuf.Any>('google.protobuf.Any', bz);
+    const { name, message } = this.registry.unpackAny<BaseAccount | ModuleAccount>(any);
     if (name === MODULE_ACCOUNT) {
-      const m = message as { base_account: BaseAccount; name: string; permissions: string[] };
-      return { address, base: m.base_account, module: { name: m.name, permissions: m.permissions } };
+      const m = message as ModuleAccount;
+      // a stored module account always has its base account
+      return { address, base: m.base_account!, module: { name: m.name, permissions: m.permissions } };
     }
-    return { address, base: message as unknown as BaseAccount };
+    return { address, base: message as BaseAccount };
+  }
+
+  /** The account as an Any of `BaseAccount` or `ModuleAccount` (how it is stored, queried and exported). */
+  packAccount(acc: Account): google_protobuf.Any {
+    return acc.module
+      ? this.registry.packAny(MODULE_ACCOUNT, { base_account: acc.base, name: acc.module.name, permissions: [...acc.module.permissions] })
+      : this.registry.packAny(BASE_ACCOUNT, { ...acc.base });
   }
 
   // ---- module accounts ----

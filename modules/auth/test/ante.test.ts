@@ -118,7 +118,7 @@ describe('auth: ante handler', () => {
 
   it('running out of gas in a message is code 11 without a message prefix; the fee and sequence stay', async () => {
     // the ante alone (CheckTx) of the same tx shape tells how much gas the ante needs
-    const check = await chain.app.checkTx(chain.send(A, B.address));
+    const check = await chain.base.check(chain.send(A, B.address));
     expect(check.code, check.log).to.equal(0);
     const tx = chain.send(A, B.address, { gas: BigInt(check.gasUsed + 10) });
     const r = await chain.deliver(tx);
@@ -196,7 +196,7 @@ describe('auth: ante handler', () => {
     expect(sim.gasUsed).to.be.greaterThan(1000);
     expect(chain.account(A.addr)!.base.pub_key).to.equal(null);
     // the check state did not move either: sequence 0 still passes CheckTx
-    const check = await chain.app.checkTx(chain.send(A, B.address));
+    const check = await chain.base.check(chain.send(A, B.address));
     expect(check.code, check.log).to.equal(0);
     expect(chain.balance(B.addr)).to.equal(1000n);
     // the sequence is still checked
@@ -214,7 +214,7 @@ describe('auth: ante handler', () => {
     expect(empty.gasUsed).to.be.at.least(signed.gasUsed);
     expect(none.gasUsed - signed.gasUsed).to.be.below(1000);
     // outside simulation a tx without signatures is refused
-    const check = await chain.app.checkTx(chain.send(A, B.address, { signatures: [] }));
+    const check = await chain.base.check(chain.send(A, B.address, { signatures: [] }));
     expect([check.code, check.codespace]).to.deep.equal([15, 'sdk']);
   });
 
@@ -249,30 +249,30 @@ describe('auth: minimum gas prices (CheckTx only)', () => {
 
   it('rejects a fee below gas × price in CheckTx with code 13, accepts it in FinalizeBlock', async () => {
     const low = chain.send(A, B.address, { fee: coins(1999), gas: 200000n });
-    const r = await chain.app.checkTx(low);
+    const r = await chain.base.check(low);
     expect([r.code, r.codespace, r.log]).to.deep.equal([13, 'sdk', 'insufficient fees; got: 1999achain required: 2000achain,200000foo: insufficient fee']);
     expect((await chain.deliver(low)).code).to.equal(0);
   });
 
   it('any one denom meeting its price is enough; the requirement rounds up', async () => {
-    expect((await chain.app.checkTx(chain.send(A, B.address, { fee: coins(2000), gas: 200000n }))).code).to.equal(0);
-    expect((await chain.app.checkTx(chain.send(A, B.address, { fee: coins(150050, 'foo'), gas: 150050n, signer: { sequence: 1n } }))).code).to.equal(0);
+    expect((await chain.base.check(chain.send(A, B.address, { fee: coins(2000), gas: 200000n }))).code).to.equal(0);
+    expect((await chain.base.check(chain.send(A, B.address, { fee: coins(150050, 'foo'), gas: 150050n, signer: { sequence: 1n } }))).code).to.equal(0);
     // 150050 × 0.01 = 1500.5 → 1501
-    const r = await chain.app.checkTx(chain.send(A, B.address, { fee: coins(1500), gas: 150050n, signer: { sequence: 2n } }));
+    const r = await chain.base.check(chain.send(A, B.address, { fee: coins(1500), gas: 150050n, signer: { sequence: 2n } }));
     expect([r.code, r.log]).to.deep.equal([13, 'insufficient fees; got: 1500achain required: 1501achain,150050foo: insufficient fee']);
-    expect((await chain.app.checkTx(chain.send(A, B.address, { fee: coins(1501), gas: 150050n, signer: { sequence: 2n } }))).code).to.equal(0);
+    expect((await chain.base.check(chain.send(A, B.address, { fee: coins(1501), gas: 150050n, signer: { sequence: 2n } }))).code).to.equal(0);
   });
 
   it('a tx without fee prints an empty "got" like the SDK', async () => {
-    const r = await chain.app.checkTx(chain.send(A, B.address, { fee: [], gas: 100000n }));
+    const r = await chain.base.check(chain.send(A, B.address, { fee: [], gas: 100000n }));
     expect([r.code, r.log]).to.deep.equal([13, 'insufficient fees; got:  required: 1000achain,100000foo: insufficient fee']);
   });
 
   it('CheckTx advances the sequence in the check state only', async () => {
-    expect((await chain.app.checkTx(chain.send(A, B.address, { fee: coins(2000) }))).code).to.equal(0);
-    const next = await chain.app.checkTx(chain.send(A, B.address, { fee: coins(2000), signer: { sequence: 1n } }));
+    expect((await chain.base.check(chain.send(A, B.address, { fee: coins(2000) }))).code).to.equal(0);
+    const next = await chain.base.check(chain.send(A, B.address, { fee: coins(2000), signer: { sequence: 1n } }));
     expect(next.code, next.log).to.equal(0);
-    const stale = await chain.app.checkTx(chain.send(A, B.address, { fee: coins(2000), signer: { sequence: 1n } }));
+    const stale = await chain.base.check(chain.send(A, B.address, { fee: coins(2000), signer: { sequence: 1n } }));
     expect([stale.code, stale.log]).to.deep.equal([32, 'account sequence mismatch, expected 2, got 1: incorrect account sequence']);
     expect(chain.account(A.addr)!.base.sequence).to.equal(0n);
     expect(DENOM).to.equal('achain');

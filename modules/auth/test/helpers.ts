@@ -3,101 +3,45 @@
  * APIs), dev keys (secp256k1 coin type 118 and eth_secp256k1 coin type 60) and a flexible tx builder that
  * can produce every kind of broken tx the ante handler must reject.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App } from '@chain/app';
+import type { App } from '@chain/app';
 import type { Coin, DecCoin, ExecTxResult, QueryResponse } from '@chain/app';
 import { BankKeeper, BankModule } from '@chain/bank';
 import { ProtoRegistry } from '@chain/codec';
 import type { AnyMsg, ProtoObject } from '@chain/codec';
+import type { CommitStore } from '@chain/store';
 import {
-  DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, ethAddress, signSecp256k1Digest, sha256, keccak256,
-} from '@chain/crypto';
-import { CommitStore } from '@chain/store';
+  TestChain as BaseChain, buildTx as sharedBuildTx, devEthKey as sharedDevEthKey, devKey as sharedDevKey, pubKeyAny, testAppConfig,
+  GENESIS_TIME as SHARED_GENESIS_TIME,
+} from '@chain/testing';
+import type { DevKey, TxSigner, TxOptions as SharedTxOptions } from '@chain/testing';
 import { AccountKeeper, AddressCodec, AuthModule, createAnteHandler, FEE_COLLECTOR } from '../src/index.js';
 import type { Account } from '../src/index.js';
 
 export const CHAIN_ID = 'auth-test-1';
 export const PREFIX = 'chain';
 export const DENOM = 'achain';
-export const GENESIS_TIME = new Date('2024-01-01T00:00:00Z');
+export const GENESIS_TIME = SHARED_GENESIS_TIME;
 export const MODULE_ACCOUNTS: Record<string, string[]> = { [FEE_COLLECTOR]: [], minter: ['minter', 'burner'] };
 
 const codec = new AddressCodec(PREFIX);
 
-export interface DevKey {
-  readonly priv: Uint8Array;
-  readonly pub: Uint8Array;
-  readonly addr: Uint8Array;
-  readonly address: string;
-  /** signs sha256 (secp256k1) or keccak256 (eth_secp256k1) of the sign bytes */
-  readonly eth: boolean;
-}
+export type { DevKey, TxSigner } from '@chain/testing';
+export { pubKeyAny };
 
 /** secp256k1 key `i` of the dev mnemonic (coin type 118). */
 export function devKey(i: number): DevKey {
-  const priv = derivePrivateKey(DEV_MNEMONIC, hdPath(118, i));
-  const pub = secp256k1PublicKey(priv);
-  const addr = secp256k1Address(pub);
-  return { priv, pub, addr, address: codec.encode(addr), eth: false };
+  return sharedDevKey(i, PREFIX);
 }
 
 /** eth_secp256k1 key `i` of the dev mnemonic (coin type 60, Ethereum address). */
 export function devEthKey(i: number): DevKey {
-  const priv = derivePrivateKey(DEV_MNEMONIC, hdPath(60, i));
-  const pub = secp256k1PublicKey(priv);
-  const addr = ethAddress(pub);
-  return { priv, pub, addr, address: codec.encode(addr), eth: true };
+  return sharedDevEthKey(i, PREFIX);
 }
 
-export interface TxSigner {
-  readonly key: DevKey;
-  readonly accountNumber: bigint;
-  readonly sequence: bigint;
-  /** public key put in the signer info; defaults to the key's own, null leaves it out */
-  readonly pubKey?: AnyMsg | null;
-  readonly mode?: number;
-  /** chain id the signature is made for */
-  readonly chainId?: string;
-}
-
-export interface TxOptions {
-  readonly memo?: string;
-  readonly fee?: Coin[];
-  readonly gas?: bigint;
-  readonly payer?: string;
-  readonly granter?: string;
-  readonly timeoutHeight?: bigint;
-  /** replaces the real signatures */
-  readonly signatures?: Uint8Array[];
-  /** signer infos beyond the real ones (to produce count mismatches) */
-  readonly extraSignerInfos?: number;
-}
-
-export function pubKeyAny(registry: ProtoRegistry, key: DevKey): AnyMsg {
-  return key.eth
-    ? registry.packAny('chain.crypto.ethsecp256k1.PubKey', { key: key.pub }, '/ethermint.crypto.v1.ethsecp256k1.PubKey')
-    : registry.packAny('chain.crypto.secp256k1.PubKey', { key: key.pub }, '/cosmos.crypto.secp256k1.PubKey');
-}
+export type TxOptions = Omit<SharedTxOptions, 'chainId'>;
 
 export function buildTx(registry: ProtoRegistry, signers: readonly TxSigner[], msgs: AnyMsg[], o: TxOptions = {}): Uint8Array {
-  const bodyBytes = registry.encode('chain.tx.v1beta1.TxBody', { messages: msgs, memo: o.memo ?? '', timeout_height: o.timeoutHeight ?? 0n });
-  const infos = signers.map((s) => ({
-    public_key: s.pubKey === undefined ? pubKeyAny(registry, s.key) : s.pubKey,
-    mode_info: { single: { mode: s.mode ?? 1 } },
-    sequence: s.sequence,
-  }));
-  for (let i = 0; i < (o.extraSignerInfos ?? 0); i++) infos.push({ ...infos[0]! });
-  const authInfoBytes = registry.encode('chain.tx.v1beta1.AuthInfo', {
-    signer_infos: infos,
-    fee: { amount: o.fee ?? [{ denom: DENOM, amount: '100' }], gas_limit: o.gas ?? 200_000n, payer: o.payer ?? '', granter: o.granter ?? '' },
-  });
-  const signatures = o.signatures ?? signers.map((s) => {
-    const doc = registry.encode('chain.tx.v1beta1.SignDoc', { body_bytes: bodyBytes, auth_info_bytes: authInfoBytes, chain_id: s.chainId ?? CHAIN_ID, account_number: s.accountNumber });
-    return signSecp256k1Digest(s.key.priv, s.key.eth ? keccak256(doc) : sha256(doc));
-  });
-  return registry.encode('chain.tx.v1beta1.TxRaw', { body_bytes: bodyBytes, auth_info_bytes: authInfoBytes, signatures });
+  return sharedBuildTx(registry, signers, msgs, { chainId: CHAIN_ID, denom: DENOM, ...o });
 }
 
 export interface ChainOptions {
@@ -105,54 +49,51 @@ export interface ChainOptions {
 }
 
 export class TestChain {
+  readonly app: App;
+  readonly store: CommitStore;
   private constructor(
     readonly registry: ProtoRegistry,
     readonly ak: AccountKeeper,
     readonly bk: BankKeeper,
-    readonly app: App,
-    readonly store: CommitStore,
-    private readonly remove: () => void,
-  ) {}
+    readonly base: BaseChain,
+  ) {
+    this.app = base.app;
+    this.store = base.store;
+  }
 
   static async create(opts: ChainOptions = {}): Promise<TestChain> {
-    const dir = mkdtempSync(join(tmpdir(), 'chain-auth-'));
-    const store = await CommitStore.open(dir);
     const registry = new ProtoRegistry();
     const ak = new AccountKeeper({ registry, addressCodec: new AddressCodec(PREFIX), moduleAccounts: MODULE_ACCOUNTS });
     const blocked = new Set(Object.keys(MODULE_ACCOUNTS).map((n) => codec.encode(ak.getModuleAddress(n))));
     const bk = new BankKeeper({ registry, accountKeeper: ak, blockedAddresses: blocked });
-    const app = new App({
-      registry, store, chainId: CHAIN_ID,
-      modules: [new AuthModule(ak), new BankModule(bk)],
+    const modules = [new AuthModule(ak), new BankModule(bk)];
+    const base = await BaseChain.open({
+      registry, chainId: CHAIN_ID, modules, config: testAppConfig(modules),
       anteHandler: createAnteHandler(ak, bk),
       minGasPrices: opts.minGasPrices ?? [],
     });
-    return new TestChain(registry, ak, bk, app, store, () => rmSync(dir, { recursive: true, force: true }));
+    return new TestChain(registry, ak, bk, base);
   }
 
   async close(): Promise<void> {
-    await this.store.close().catch(() => undefined);
-    this.remove();
+    await this.base.close();
+  }
+
+  /** The genesis app_state of `init`. */
+  appState(balances: { address: string; coins: Coin[] }[], auth: Record<string, unknown> = {}): Record<string, unknown> {
+    return {
+      auth: { ...(this.app.defaultGenesis().auth as Record<string, unknown>), ...auth },
+      bank: { params: { send_enabled: [], default_send_enabled: true }, balances, supply: [], denom_metadata: [], send_enabled: [] },
+    };
   }
 
   /** InitChain with auth genesis `auth` (merged over defaults) and bank balances; commits height 1. */
   async init(balances: { address: string; coins: Coin[] }[], auth: Record<string, unknown> = {}): Promise<void> {
-    this.app.initChain({
-      time: GENESIS_TIME,
-      appState: {
-        auth: { ...(this.app.defaultGenesis().auth as Record<string, unknown>), ...auth },
-        bank: { params: { send_enabled: [], default_send_enabled: true }, balances, supply: [], denom_metadata: [], send_enabled: [] },
-      },
-    });
-    await this.app.finalizeBlock({ height: 1, time: GENESIS_TIME, txs: [], proposer: new Uint8Array(20) });
-    await this.app.commit();
+    await this.base.init(this.appState(balances, auth));
   }
 
   async deliver(tx: Uint8Array): Promise<ExecTxResult> {
-    const height = this.app.lastHeight + 1;
-    const res = await this.app.finalizeBlock({ height, time: new Date(GENESIS_TIME.getTime() + height * 1000), txs: [tx], proposer: new Uint8Array(20) });
-    await this.app.commit();
-    return res.txResults[0]!;
+    return this.base.deliver(tx);
   }
 
   account(addr: Uint8Array): Account | undefined {

@@ -3,39 +3,19 @@ import type { Context, Coin } from '@chain/app';
 import { coinsToString, validateCoins } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
 import { utf8, fromUtf8 } from '@chain/crypto';
-import { Errors, registerError } from '@chain/errors';
+import { Errors } from '@chain/errors';
 import { prefixStore } from '@chain/store';
 import type { KVStore } from '@chain/store';
+import { BankErrors } from './errors.js';
+import { burnEvent, coinbaseEvent, coinReceivedEvent, coinSpentEvent, emit, messageSenderEvent, transferEvent } from './events.js';
 import type { BankAccountKeeper } from './expected-keepers.js';
+import type { Metadata } from './gen/chain/bank/v1beta1.js';
+import { DEFAULT_BANK_PARAMS, storedParams } from './params.js';
+import type { BankParams } from './params.js';
 import {
   STORE_KEY, PARAMS_KEY, balanceKey, accountBalancesPrefix, supplyKey, metadataKey, sendEnabledKey, denomOwnerKey,
   SUPPLY_PREFIX, METADATA_PREFIX,
 } from './keys.js';
-
-export const BankErrors = {
-  NoInputs: registerError('bank', 2, 'no inputs to send transaction'),
-  NoOutputs: registerError('bank', 3, 'no outputs to send transaction'),
-  InputOutputMismatch: registerError('bank', 4, 'sum inputs != sum outputs'),
-  SendDisabled: registerError('bank', 5, 'send transactions are disabled'),
-  DenomMetadataNotFound: registerError('bank', 6, 'client denom metadata not found'),
-  InvalidKey: registerError('bank', 7, 'invalid key'),
-  DuplicateEntry: registerError('bank', 8, 'duplicate entry'),
-  MultipleSenders: registerError('bank', 9, 'multiple senders not allowed'),
-};
-
-export interface BankParams { send_enabled: { denom: string; enabled: boolean }[]; default_send_enabled: boolean }
-export interface Metadata {
-  description: string;
-  denom_units: { denom: string; exponent: number; aliases: string[] }[];
-  base: string;
-  display: string;
-  name: string;
-  symbol: string;
-  uri: string;
-  uri_hash: string;
-}
-
-export const DEFAULT_BANK_PARAMS: BankParams = { send_enabled: [], default_send_enabled: true };
 
 export interface BankKeeperOptions {
   readonly registry: ProtoRegistry;
@@ -103,7 +83,7 @@ export class BankKeeper {
   }
 
   setDenomMetadata(ctx: Context, m: Metadata): void {
-    this.store(ctx).set(metadataKey(m.base), this.registry.encode('chain.bank.v1beta1.Metadata', { ...m }));
+    this.store(ctx).set(metadataKey(m.base), this.registry.encode('chain.bank.v1beta1.Metadata', m));
   }
 
   getParams(ctx: Context): BankParams {
@@ -112,7 +92,7 @@ export class BankKeeper {
   }
 
   setParams(ctx: Context, p: BankParams): void {
-    this.store(ctx).set(PARAMS_KEY, this.registry.encode('chain.bank.v1beta1.Params', { send_enabled: [], default_send_enabled: p.default_send_enabled }));
+    this.store(ctx).set(PARAMS_KEY, this.registry.encode('chain.bank.v1beta1.Params', storedParams(p)));
     for (const se of p.send_enabled) this.setSendEnabled(ctx, se.denom, se.enabled);
   }
 
@@ -160,13 +140,13 @@ export class BankKeeper {
       if (bal < amt) throw Errors.InsufficientFunds.wrap(`spendable balance ${bal}${c.denom} is smaller than ${c.amount}${c.denom}`);
       this.setBalance(ctx, addr, c.denom, bal - amt);
     }
-    ctx.events.emit('coin_spent', [['spender', this.ak.addressCodec.encode(addr)], ['amount', coinsToString(coins)]]);
+    emit(ctx, coinSpentEvent(this.ak.addressCodec.encode(addr), coinsToString(coins)));
   }
 
   addCoins(ctx: Context, addr: Uint8Array, coins: readonly Coin[]): void {
     validateCoins(coins);
     for (const c of coins) this.setBalance(ctx, addr, c.denom, this.getBalance(ctx, addr, c.denom) + BigInt(c.amount));
-    ctx.events.emit('coin_received', [['receiver', this.ak.addressCodec.encode(addr)], ['amount', coinsToString(coins)]]);
+    emit(ctx, coinReceivedEvent(this.ak.addressCodec.encode(addr), coinsToString(coins)));
   }
 
   /** Moves coins between accounts, creating the recipient account if needed; emits transfer events. */
@@ -175,8 +155,8 @@ export class BankKeeper {
     this.addCoins(ctx, to, coins);
     if (!this.ak.hasAccount(ctx, to)) this.ak.createAccount(ctx, to);
     const fromText = this.ak.addressCodec.encode(from);
-    ctx.events.emit('transfer', [['recipient', this.ak.addressCodec.encode(to)], ['sender', fromText], ['amount', coinsToString(coins)]]);
-    ctx.events.emit('message', [['sender', fromText]]);
+    emit(ctx, transferEvent(this.ak.addressCodec.encode(to), fromText, coinsToString(coins)));
+    emit(ctx, messageSenderEvent(fromText));
   }
 
   sendCoinsFromAccountToModule(ctx: Context, from: Uint8Array, module: string, coins: Coin[]): void {
@@ -199,7 +179,7 @@ export class BankKeeper {
     const addr = this.ak.ensureModuleAccount(ctx, module);
     this.addCoins(ctx, addr, coins);
     for (const c of coins) this.setSupply(ctx, c.denom, this.getSupply(ctx, c.denom) + BigInt(c.amount));
-    ctx.events.emit('coinbase', [['minter', this.ak.addressCodec.encode(addr)], ['amount', coinsToString(coins)]]);
+    emit(ctx, coinbaseEvent(this.ak.addressCodec.encode(addr), coinsToString(coins)));
   }
 
   burnCoins(ctx: Context, module: string, coins: Coin[]): void {
@@ -207,7 +187,7 @@ export class BankKeeper {
     const addr = this.ak.ensureModuleAccount(ctx, module);
     this.subCoins(ctx, addr, coins);
     for (const c of coins) this.setSupply(ctx, c.denom, this.getSupply(ctx, c.denom) - BigInt(c.amount));
-    ctx.events.emit('burn', [['burner', this.ak.addressCodec.encode(addr)], ['amount', coinsToString(coins)]]);
+    emit(ctx, burnEvent(this.ak.addressCodec.encode(addr), coinsToString(coins)));
   }
 
   /** Genesis helper: credits a balance and the supply without events. */

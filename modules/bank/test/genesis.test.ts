@@ -101,7 +101,7 @@ describe('bank: genesis', () => {
   for (const [what, gen, message] of bad) {
     it(`initChain rejects ${what}`, async () => {
       const c = await make();
-      expect(() => c.app.initChain({ time: new Date(0), appState: gen() })).to.throw(message);
+      expect(() => c.base.initChain(gen())).to.throw(message);
     });
   }
 

@@ -143,19 +143,15 @@ export class Executor {
   /** Idle lanes by chain id and kind: budgeted ones (queries) run the yielding JUMPDEST, the others not. */
   private readonly lanes = new Map<string, Lane[]>();
 
-  constructor(
-    private readonly deps: StateManagerDeps,
-    /** BLOCKHASH source; zero hashes when absent */
-    private readonly blockHash?: (height: bigint) => Uint8Array | undefined,
-  ) {}
+  constructor(private readonly deps: StateManagerDeps) {}
 
   private async acquire(pool: string, chainId: bigint, budgeted: boolean): Promise<Lane> {
     const idle = this.lanes.get(pool)?.pop();
     if (idle) return idle;
     const sm = new ContextStateManager(this.deps);
-    const lookup = this.blockHash;
+    // BLOCKHASH reads the hashes kept in the bound state (evm keys.ts), never the node's block store
     const blockchain: EVMMockBlockchainInterface = {
-      async getBlock(n: number) { const h = lookup?.(BigInt(n)) ?? ZERO_HASH; return { hash: () => h }; },
+      async getBlock(n: number) { const h = sm.blockHash(BigInt(n)) ?? ZERO_HASH; return { hash: () => h }; },
       async putBlock() { /* unused */ },
       shallowCopy() { return this; },
     };

@@ -6,47 +6,32 @@
  * is included with ABCI code 0, its gas is charged, the EVM state changes are rolled back (the nonce
  * increment and the fee stay), and `ethereum_tx.ethereumTxFailed` / `MsgEthereumTxResponse.vm_error` say why.
  */
-import type { Context } from '@chain/app';
-import type { ProtoObject } from '@chain/codec';
+import type { Context, MsgServer } from '@chain/app';
 import { toHex } from '@chain/crypto';
 import { bigIntToBytes, bytesToHex, generateAddress } from '@ethereumjs/util';
+import { verifiedEthTx } from './ante.js';
 import type { VerifiedEthTx } from './ante.js';
+import { EvmErrors } from './errors.js';
+import { emit, ethereumEvent, ethereumTxEvent, txLogEvent } from './events.js';
+import type { TxLogJSON } from './events.js';
 import type { ExecutionResult, Message } from './executor.js';
 import { hexAddress } from './ethtx.js';
+import type { MsgEthereumTxResponse, MsgMethods } from './gen/chain/evm/v1.js';
 import { unmetered } from './keeper.js';
 import type { EvmKeeper } from './keeper.js';
 
-/** Event types and attribute keys (see README, "Events"). */
-export const EVENT_ETHEREUM_TX = 'ethereum_tx';
-export const EVENT_ETHEREUM = 'ethereum';
-export const EVENT_TX_LOG = 'tx_log';
-export const ATTR = {
-  amount: 'amount',
-  ethereumTxHash: 'ethereumTxHash',
-  txIndex: 'txIndex',
-  txGasUsed: 'txGasUsed',
-  txHash: 'txHash',
-  txType: 'txType',
-  recipient: 'recipient',
-  contractAddress: 'contractAddress',
-  sender: 'sender',
-  failed: 'ethereumTxFailed',
-  txLog: 'txLog',
-} as const;
-
-/** JSON of one log in a `tx_log.txLog` attribute. */
-export interface TxLogJSON {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: number;
-  transactionHash: string;
-  transactionIndex: number;
-  logIndex: number;
-  removed: boolean;
+/** The Msg service of evm (`chain.evm.v1.Msg`): EthereumTx, for txs the evm ante handler verified. */
+export function createMsgServer(keeper: EvmKeeper): MsgServer<MsgMethods> {
+  return {
+    EthereumTx: async (ctx, msg) => {
+      const v = verifiedEthTx(msg);
+      if (!v) throw EvmErrors.NotVerified.wrap('send it in a tx with the ExtensionOptionsEthereumTx extension option through the evm ante handler');
+      return applyEthereumTx(keeper, ctx, v);
+    },
+  };
 }
 
-export async function applyEthereumTx(keeper: EvmKeeper, ctx: Context, v: VerifiedEthTx): Promise<ProtoObject> {
+export async function applyEthereumTx(keeper: EvmKeeper, ctx: Context, v: VerifiedEthTx): Promise<MsgEthereumTxResponse> {
   const etx = v.tx;
   // a tx of a block replayed for tracing runs with its tracer (and the trace's time limit)
   const trace = keeper.txTracing(ctx, etx.hashHex);
@@ -99,22 +84,21 @@ export async function applyEthereumTx(keeper: EvmKeeper, ctx: Context, v: Verifi
   const sender = hexAddress(etx.sender);
   const recipient = etx.to !== undefined ? hexAddress(etx.to) : '';
 
-  const attrs: [string, string][] = [
-    [ATTR.amount, etx.value.toString()],
-    [ATTR.ethereumTxHash, etx.hashHex],
-    [ATTR.txIndex, String(txIndex)],
-    [ATTR.txGasUsed, res.gasUsed.toString()],
-    [ATTR.txHash, toHex(v.cosmosTxHash).toUpperCase()],
-    [ATTR.txType, String(etx.type)],
-    [ATTR.sender, sender],
-  ];
-  if (recipient) attrs.push([ATTR.recipient, recipient]);
-  else attrs.push([ATTR.contractAddress, contract]);
-  if (res.vmError !== undefined) attrs.push([ATTR.failed, res.vmError]);
-  ctx.events.emit(EVENT_ETHEREUM_TX, attrs);
-  ctx.events.emit(EVENT_ETHEREUM, [[ATTR.sender, sender], [ATTR.recipient, recipient || contract], [ATTR.ethereumTxHash, etx.hashHex]]);
+  emit(ctx, ethereumTxEvent({
+    amount: etx.value.toString(),
+    ethereumTxHash: etx.hashHex,
+    txIndex: String(txIndex),
+    txGasUsed: res.gasUsed.toString(),
+    txHash: toHex(v.cosmosTxHash).toUpperCase(),
+    txType: String(etx.type),
+    sender,
+    recipient,
+    contractAddress: contract,
+    failed: res.vmError,
+  }));
+  emit(ctx, ethereumEvent(sender, recipient || contract, etx.hashHex));
   if (logs.length > 0) {
-    ctx.events.emit(EVENT_TX_LOG, logs.map((l): [string, string] => [ATTR.txLog, JSON.stringify({
+    emit(ctx, txLogEvent(logs.map((l): TxLogJSON => ({
       address: l.address,
       topics: l.topics,
       data: bytesToHex(l.data),
@@ -123,7 +107,7 @@ export async function applyEthereumTx(keeper: EvmKeeper, ctx: Context, v: Verifi
       transactionIndex: txIndex,
       logIndex: Number(l.index),
       removed: false,
-    } satisfies TxLogJSON)]));
+    }))));
   }
   return { hash: etx.hashHex, logs, ret: res.ret, vm_error: res.vmError ?? '', gas_used: res.gasUsed, contract_address: contract };
 }

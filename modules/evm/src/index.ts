@@ -1,14 +1,21 @@
 /** @chain/evm: the EVM module (Prague, @ethereumjs/evm) over the chain's store, auth and bank. */
-export { EvmModule, EVM_PROTO_DIR, EVENT_FEE_MARKET, EVENT_BLOCK_GAS, EVENT_BLOCK_BLOOM } from './module.js';
-export type { EvmGenesisState, GenesisAccount } from './module.js';
+export { EvmModule, EVM_PROTO_DIR } from './module.js';
+export type { GenesisState as EvmGenesisState, GenesisAccount } from './genesis.js';
+export {
+  EVENT_FEE_MARKET, EVENT_BLOCK_GAS, EVENT_BLOCK_BLOOM, EVENT_ETHEREUM_TX, EVENT_ETHEREUM, EVENT_TX_LOG, ATTR, BLOCK_ATTR,
+} from './events.js';
+export type { TxLogJSON } from './events.js';
 export { EvmKeeper, FEE_COLLECTOR, DEFAULT_GAS_CAP, DEFAULT_QUERY_TIMEOUT_MS, unmetered, addToBloom } from './keeper.js';
 export type { EvmKeeperOptions, EvmAccountInfo, BlockTracker, TxTracing } from './keeper.js';
 export type { EvmAccount, EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
 export { createEvmAnteHandler, routeAnte, isEthereumTx, verifiedEthTx } from './ante.js';
 export type { VerifiedEthTx } from './ante.js';
-export { applyEthereumTx, EVENT_ETHEREUM_TX, EVENT_ETHEREUM, EVENT_TX_LOG, ATTR } from './handler.js';
-export type { TxLogJSON } from './handler.js';
-export { queryHandlers, ethCall, estimateGas, parseAddress, callArgs, callMessage, callState } from './query.js';
+export { applyEthereumTx, createMsgServer as createEvmMsgServer } from './handler.js';
+export {
+  createQueryServer as createEvmQueryServer, ethCall, estimateGas, parseAddress, callArgs, callMessage, callState,
+} from './query.js';
+/** @deprecated the name before the typed services: use `createEvmQueryServer` */
+export { createQueryServer as queryHandlers } from './query.js';
 export type { CallArgs } from './query.js';
 export { parseStateOverride, applyStateOverride } from './overrides.js';
 export type { AccountOverride, StateOverride } from './overrides.js';
@@ -36,3 +43,5 @@ export {
   MODULE_NAME as EVM_MODULE_NAME, STORE_KEY as EVM_STORE_KEY, EVM_DENOM, MSG_ETHEREUM_TX, MSG_ETHEREUM_TX_URL,
   MSG_ETHEREUM_TX_RESPONSE, EXTENSION_OPTION_ETH_TX, EXTENSION_OPTION_ETH_TX_URL, ETHERMINT_EXTENSION_OPTION_URL,
 } from './keys.js';
+// generated types of chain.evm.v1 (`chain_evm_v1.MsgEthereumTx`, `Msg`, `Query`, ...)
+export * from './gen/index.js';

@@ -16,6 +16,7 @@ import { DEFAULT_EVM_PARAMS, parseParams } from './params.js';
 import type { EvmParams, ParsedParams } from './params.js';
 import { CodeCache } from './statedb.js';
 import {
+  blockHashKey, readBlockHash,
   STORE_KEY, PARAMS_KEY, PARAMS_TYPE, BASE_FEE_KEY, CODE_HASH_PREFIX, CODE_HASH_END, codeHashKey, codeKey, storageKey, storagePrefix,
 } from './keys.js';
 
@@ -33,8 +34,6 @@ export interface EvmKeeperOptions {
   readonly feeCollector?: string;
   /** EIP-155 chain id; default: parsed from the Cosmos chain id `<name>_<id>-<version>` */
   readonly ethChainId?: bigint;
-  /** BLOCKHASH source (height → 32-byte hash); zero hashes when absent */
-  readonly blockHash?: (height: bigint) => Uint8Array | undefined;
   /** gas cap of eth_call and eth_estimateGas */
   readonly gasCap?: bigint;
   /**
@@ -112,7 +111,7 @@ export class EvmKeeper {
     this.gasCap = opts.gasCap ?? DEFAULT_GAS_CAP;
     this.queryTimeoutMs = opts.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     this.fixedChainId = opts.ethChainId;
-    this.executor = new Executor({ ak: this.ak, bank: this.bank, feeCollector: this.feeCollector, codeCache: new CodeCache() }, opts.blockHash);
+    this.executor = new Executor({ ak: this.ak, bank: this.bank, feeCollector: this.feeCollector, codeCache: new CodeCache() });
   }
 
   // ---- params, chain id, base fee ----
@@ -268,9 +267,23 @@ export class EvmKeeper {
 
   /** Starts the counters of the block of `ctx` (BeginBlock; also when a height is finalized again). */
   startBlock(ctx: Context): BlockTracker {
+    if (ctx.mode === 'block' && ctx.block.hash && ctx.block.hash.length === 32) this.recordBlockHash(ctx, ctx.block.height, ctx.block.hash);
     const t: BlockTracker = { height: ctx.block.height, txCount: 0, logCount: 0, gasUsed: 0n, bloom: new Uint8Array(256) };
     this.trackers.set(ctx.block, t);
     return t;
+  }
+
+  /** Keeps the hash of block `height` in state for BLOCKHASH (see keys.ts: a ring of 8191 blocks). */
+  recordBlockHash(ctx: Context, height: number, hash: Uint8Array): void {
+    const v = new Uint8Array(40);
+    new DataView(v.buffer).setBigUint64(0, BigInt(height));
+    v.set(hash, 8);
+    ctx.kv(STORE_KEY).set(blockHashKey(BigInt(height)), v);
+  }
+
+  /** The hash of block `height` kept in state, if it is within the kept window. */
+  blockHashAt(ctx: Context, height: bigint): Uint8Array | undefined {
+    return readBlockHash(ctx.kv(STORE_KEY), height);
   }
 
   /** The counters of the block run `ctx` belongs to. */

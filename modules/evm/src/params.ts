@@ -1,18 +1,11 @@
 /** evm params: the proto shape, defaults, validation, and the bigint view the keeper computes with. */
 import { isValidDenom } from '@chain/app';
 import { EvmErrors } from './errors.js';
+import type { Params } from './gen/chain/evm/v1.js';
 import { EVM_DENOM } from './keys.js';
 
-/** Params as the registry decodes `chain.evm.v1.Params` (uint64 as bigint). */
-export interface EvmParams {
-  evm_denom: string;
-  base_fee_change_denominator: number;
-  elasticity_multiplier: number;
-  initial_base_fee: string;
-  min_gas_price: string;
-  block_gas_limit: bigint;
-  allow_unprotected_txs: boolean;
-}
+/** `chain.evm.v1.Params` as the registry decodes it (uint64 as bigint). */
+export type EvmParams = Params;
 
 /** 1 gwei */
 export const INITIAL_BASE_FEE = 1_000_000_000n;

@@ -1,5 +1,5 @@
 /** The query service `chain.evm.v1.Query`: account views, code, storage, params, base fee, eth_call, gas estimation. */
-import type { Context, QueryHandler } from '@chain/app';
+import type { Context, QueryServer } from '@chain/app';
 import type { ProtoObject } from '@chain/codec';
 import { fromHex, toHex } from '@chain/crypto';
 import { GrpcCode, statusError } from '@chain/errors';
@@ -10,6 +10,7 @@ import { commonFor } from './crypto.js';
 import { ExecutionTimeoutError } from './executor.js';
 import type { ExecutionResult, Message, RunBudget } from './executor.js';
 import { hexAddress } from './ethtx.js';
+import type { EstimateGasResponse, MsgEthereumTxResponse, QueryMethods } from './gen/chain/evm/v1.js';
 import type { EvmKeeper } from './keeper.js';
 import { applyStateOverride, parseStateOverride } from './overrides.js';
 
@@ -57,7 +58,11 @@ export interface CallArgs {
   readonly minGas: bigint;
 }
 
-/** Parses an EthCallRequest (addresses, amounts, gas capped at the keeper's gas cap, intrinsic gas). */
+/**
+ * Parses an EthCallRequest (addresses, amounts, gas capped at the keeper's gas cap, intrinsic gas). The
+ * request may be partial: the Ethereum JSON-RPC builds it (`eth_call`, `debug_traceCall`), so every field
+ * is read defensively.
+ */
 export function callArgs(keeper: EvmKeeper, ctx: Context, req: ProtoObject): CallArgs {
   const from = req.from ? parseAddress(keeper, req.from) : new Uint8Array(20);
   const to = req.to ? parseAddress(keeper, req.to) : undefined;
@@ -121,7 +126,7 @@ export function callState(keeper: EvmKeeper, ctx: Context, overrides: unknown): 
 }
 
 /** eth_call: the result of running the call at the latest state, nothing persisted. */
-export async function ethCall(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<ProtoObject> {
+export async function ethCall(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<MsgEthereumTxResponse> {
   const a = callArgs(keeper, query, req);
   const ctx = callState(keeper, query, req.overrides);
   const r = await simulate(keeper, ctx, a, a.gas, keeper.queryBudget());
@@ -142,7 +147,7 @@ export async function ethCall(keeper: EvmKeeper, query: Context, req: ProtoObjec
  * eth_estimateGas: the lowest gas limit with which the call succeeds (binary search between the gas the
  * call consumed at the cap and the cap). When it fails even at the cap: gas 0 and the error.
  */
-export async function estimateGas(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<ProtoObject> {
+export async function estimateGas(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<EstimateGasResponse> {
   const a = callArgs(keeper, query, req);
   const ctx = callState(keeper, query, req.overrides);
   const budget = keeper.queryBudget(); // one deadline for the whole search
@@ -169,7 +174,8 @@ export async function estimateGas(keeper: EvmKeeper, query: Context, req: ProtoO
   return { gas: hi, ret: new Uint8Array(), vm_error: '' };
 }
 
-export function queryHandlers(keeper: EvmKeeper): Record<string, QueryHandler> {
+/** The Query service of evm (`chain.evm.v1.Query`). */
+export function createQueryServer(keeper: EvmKeeper): QueryServer<QueryMethods> {
   return {
     Account: (ctx, req) => {
       const info = keeper.getAccountInfo(ctx, parseAddress(keeper, req.address));

@@ -18,7 +18,7 @@ import { keccak256 } from '@chain/crypto';
 import { branch, prefixEnd } from '@chain/store';
 import type { CacheKVStore, KVStore } from '@chain/store';
 import type { EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
-import { STORE_KEY, codeHashKey, codeKey, storageKey, storagePrefix } from './keys.js';
+import { STORE_KEY, codeHashKey, codeKey, readBlockHash, storageKey, storagePrefix } from './keys.js';
 
 const EMPTY = new Uint8Array(0);
 const ZERO_ROOT = new Uint8Array(32);
@@ -104,6 +104,11 @@ export class ContextStateManager implements StateManagerInterface {
     this.original.clear();
     this.base = undefined;
     this.baseEvm = undefined;
+  }
+
+  /** The hash of block `height` kept in the bound state (BLOCKHASH), if within the kept window. */
+  blockHash(height: bigint): Uint8Array | undefined {
+    return this.baseEvm ? readBlockHash(this.baseEvm, height) : undefined;
   }
 
   /** Open checkpoints. */

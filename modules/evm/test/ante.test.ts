@@ -58,7 +58,7 @@ describe('evm ante handler', () => {
   beforeEach(async () => { chain = await EvmTestChain.create({ evmGenesis: { accounts: [{ address: ethKey(4).hex, code: '0x6000', storage: [] }] } }); });
   afterEach(async () => { await chain.close(); });
 
-  const check = (tx: Uint8Array): Promise<ExecTxResult> => chain.app.checkTx(tx);
+  const check = (tx: Uint8Array): Promise<ExecTxResult> => chain.base.check(tx);
 
   it('rejects a wrong nonce (too low, too high) with evm/5', async () => {
     expectError(await check(chain.ethTx(alice, { to: bob.addr, nonce: 3n })), 'evm', 5, /nonce too high: address 0x[0-9a-fA-F]{40}, tx: 3 state: 0/);
@@ -102,9 +102,9 @@ describe('evm ante handler', () => {
     try {
       // the base fee is floored at the min gas price, so a price below it fails as a fee cap below the base fee
       expect(strict.baseFee()).to.equal(5n * GWEI);
-      expectError(await strict.app.checkTx(strict.ethTx(alice, { to: bob.addr, maxFeePerGas: 4n * GWEI, maxPriorityFeePerGas: 4n * GWEI })), 'evm', 9);
-      expectError(await strict.app.checkTx(strict.ethTx(alice, { to: bob.addr, maxFeePerGas: 6n * GWEI, maxPriorityFeePerGas: 6n * GWEI })), 'sdk', 13);
-      expect((await strict.app.checkTx(strict.ethTx(alice, { to: bob.addr, maxFeePerGas: 8n * GWEI, maxPriorityFeePerGas: 8n * GWEI }))).code).to.equal(0);
+      expectError(await strict.base.check(strict.ethTx(alice, { to: bob.addr, maxFeePerGas: 4n * GWEI, maxPriorityFeePerGas: 4n * GWEI })), 'evm', 9);
+      expectError(await strict.base.check(strict.ethTx(alice, { to: bob.addr, maxFeePerGas: 6n * GWEI, maxPriorityFeePerGas: 6n * GWEI })), 'sdk', 13);
+      expect((await strict.base.check(strict.ethTx(alice, { to: bob.addr, maxFeePerGas: 8n * GWEI, maxPriorityFeePerGas: 8n * GWEI }))).code).to.equal(0);
     } finally {
       await strict.close();
     }

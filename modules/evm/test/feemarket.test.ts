@@ -76,8 +76,8 @@ describe('evm fee market', () => {
     await chain.block(transfers(4));
     const base = chain.baseFee();
     const tx = chain.ethTx(alice, { to: bob.addr, gasLimit: 21000n, maxFeePerGas: base - 1n });
-    expect((await chain.app.checkTx(tx)).code).to.equal(9);
+    expect((await chain.base.check(tx)).code).to.equal(9);
     const ok = chain.ethTx(alice, { to: bob.addr, gasLimit: 21000n, maxFeePerGas: base });
-    expect((await chain.app.checkTx(ok)).code).to.equal(0);
+    expect((await chain.base.check(ok)).code).to.equal(0);
   });
 });

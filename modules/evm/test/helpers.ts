@@ -3,17 +3,14 @@
  * a temp dir (the way apps/node composes it), coin type 60 dev keys, and signed Ethereum txs wrapped into
  * the Cosmos tx the chain executes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App } from '@chain/app';
-import type { Context, DecCoin, ExecTxResult, FinalizeBlockResponse } from '@chain/app';
+import type { App, Context, DecCoin, ExecTxResult, FinalizeBlockResponse } from '@chain/app';
 import { AccountKeeper, AddressCodec, AuthModule, createAnteHandler, FEE_COLLECTOR } from '@chain/auth';
 import { BankKeeper, BankModule } from '@chain/bank';
 import { ProtoRegistry } from '@chain/codec';
 import type { ProtoObject } from '@chain/codec';
 import { DEV_MNEMONIC, derivePrivateKey, ethAddress, hdPath, secp256k1PublicKey, toChecksumAddress } from '@chain/crypto';
-import { CommitStore } from '@chain/store';
+import type { CommitStore } from '@chain/store';
+import { TestChain as BaseChain, testAppConfig, tempDir as sharedTempDir, GENESIS_TIME as SHARED_GENESIS_TIME } from '@chain/testing';
 import type { Event } from '@chain/events';
 import { createAccessList2930Tx, createFeeMarket1559Tx, createLegacyTx } from '@ethereumjs/tx';
 import type { AccessList } from '@ethereumjs/tx';
@@ -26,7 +23,7 @@ export const CHAIN_ID = 'chain_1337-1';
 export const ETH_CHAIN_ID = 1337n;
 export const PREFIX = 'chain';
 export const DENOM = 'achain';
-export const GENESIS_TIME = new Date('2024-01-01T00:00:00Z');
+export const GENESIS_TIME = SHARED_GENESIS_TIME;
 export const ETHER = 10n ** 18n;
 export const GWEI = 10n ** 9n;
 export const MODULE_ACCOUNTS: Record<string, string[]> = { [FEE_COLLECTOR]: [] };
@@ -79,10 +76,7 @@ export function signEthTx(key: EthKey, o: EthTxOptions & { nonce: bigint }): Uin
   }, { common }).sign(key.priv).serialize();
 }
 
-export function tempDir(tag: string): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), `chain-${tag}-`));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+export const tempDir = sharedTempDir;
 
 export interface ChainOptions {
   readonly minGasPrices?: readonly DecCoin[];
@@ -96,60 +90,54 @@ export interface ChainOptions {
 
 /** One auth + bank + evm chain on a CommitStore in a temp dir, dev keys 0..4 funded with 1000 ETH. */
 export class EvmTestChain {
+  readonly app: App;
+  readonly store: CommitStore;
   private constructor(
     readonly registry: ProtoRegistry,
     readonly ak: AccountKeeper,
     readonly bk: BankKeeper,
     readonly evm: EvmKeeper,
-    readonly app: App,
-    readonly store: CommitStore,
-    private readonly tmp: { dir: string; remove: () => void },
-  ) {}
+    readonly base: BaseChain,
+  ) {
+    this.app = base.app;
+    this.store = base.store;
+  }
 
   static async create(opts: ChainOptions = {}): Promise<EvmTestChain> {
-    const tmp = tempDir('evm');
-    const store = await CommitStore.open(tmp.dir);
     const registry = new ProtoRegistry();
     const addressCodec = new AddressCodec(PREFIX);
     const ak = new AccountKeeper({ registry, addressCodec, moduleAccounts: MODULE_ACCOUNTS });
     const blocked = new Set(Object.keys(MODULE_ACCOUNTS).map((n) => addressCodec.encode(ak.getModuleAddress(n))));
     const bk = new BankKeeper({ registry, accountKeeper: ak, blockedAddresses: blocked });
     const evm = new EvmKeeper({ registry, accountKeeper: ak, bankKeeper: bk, queryTimeoutMs: opts.queryTimeoutMs });
-    const app = new App({
+    const modules = [new AuthModule(ak), new BankModule(bk), new EvmModule(evm)];
+    const base = await BaseChain.open({
       registry,
-      store,
       chainId: CHAIN_ID,
-      modules: [new AuthModule(ak), new BankModule(bk), new EvmModule(evm)],
+      modules,
+      config: testAppConfig(modules),
       anteHandler: routeAnte(createEvmAnteHandler(evm), createAnteHandler(ak, bk)),
       minGasPrices: opts.minGasPrices ?? [],
-      order: { initGenesis: ['auth', 'bank', 'evm'] },
+      proposer: new Uint8Array(20).fill(7),
     });
-    const chain = new EvmTestChain(registry, ak, bk, evm, app, store, tmp);
+    const app = base.app;
+    const chain = new EvmTestChain(registry, ak, bk, evm, base);
     const balances = [0, 1, 2, 3, 4].map((i) => ({ address: ethKey(i).address, coins: [{ denom: DENOM, amount: (1000n * ETHER).toString() }] }));
     for (const [address, amount] of Object.entries(opts.balances ?? {})) balances.push({ address, coins: [{ denom: DENOM, amount: amount.toString() }] });
     const defaults = app.defaultGenesis() as Record<string, Record<string, unknown>>;
     const evmGenesis = { ...defaults.evm!, ...(opts.evmGenesis ?? {}) };
     evmGenesis.params = { ...(defaults.evm!.params as object), ...(opts.evmParams ?? {}) };
     if (opts.evmParams?.block_gas_limit !== undefined) (evmGenesis.params as Record<string, unknown>).block_gas_limit = opts.evmParams.block_gas_limit.toString();
-    app.initChain({
-      time: GENESIS_TIME,
-      appState: { bank: { ...defaults.bank!, balances }, evm: evmGenesis },
-    });
-    await app.finalizeBlock({ height: 1, time: GENESIS_TIME, txs: [], proposer: new Uint8Array(20) });
-    await app.commit();
+    await base.init({ bank: { ...defaults.bank!, balances }, evm: evmGenesis });
     return chain;
   }
 
   async close(): Promise<void> {
-    await this.store.close().catch(() => undefined);
-    this.tmp.remove();
+    await this.base.close();
   }
 
   async block(txs: Uint8Array[]): Promise<FinalizeBlockResponse> {
-    const height = this.app.lastHeight + 1;
-    const res = await this.app.finalizeBlock({ height, time: new Date(GENESIS_TIME.getTime() + height * 1000), txs, proposer: new Uint8Array(20).fill(7) });
-    await this.app.commit();
-    return res;
+    return this.base.block(txs);
   }
 
   async deliver(tx: Uint8Array): Promise<ExecTxResult> {

@@ -22,7 +22,7 @@ describe('evm value transfers', () => {
     const baseFee = chain.baseFee();
     const tip = 1n * GWEI;
     const tx = chain.ethTx(alice, { to: fresh.addr, value: ETHER, gasLimit: 100_000n, maxFeePerGas: 5n * GWEI, maxPriorityFeePerGas: tip });
-    expect((await chain.app.checkTx(tx)).code).to.equal(0);
+    expect((await chain.base.check(tx)).code).to.equal(0);
     const res = await chain.deliver(tx);
     expect(res.code, res.log).to.equal(0);
     expect(res.gasUsed).to.equal(21000);
@@ -95,7 +95,7 @@ describe('evm value transfers', () => {
 
   it('orders several txs of one sender in one block (consecutive nonces, txIndex, block gas)', async () => {
     const txs = [0n, 1n, 2n].map((nonce) => chain.wrap(signEthTx(alice, { nonce, to: bob.addr, value: 1n })));
-    for (const tx of txs) expect((await chain.app.checkTx(tx)).code).to.equal(0);
+    for (const tx of txs) expect((await chain.base.check(tx)).code).to.equal(0);
     const res = await chain.block(txs);
     expect(res.txResults.map((r) => r.code)).to.deep.equal([0, 0, 0]);
     expect(res.txResults.flatMap((r) => attrValues(r.events, 'ethereum_tx', 'txIndex'))).to.deep.equal(['0', '1', '2']);

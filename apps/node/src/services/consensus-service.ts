@@ -1,10 +1,12 @@
 /** chain.base.consensus.v1beta1.Service (Cosmos `cosmos.base.tendermint.v1beta1.Service`): node info and blocks. */
-import type { App, QueryHandler } from '@chain/app';
+import type { App, QueryServer } from '@chain/app';
 import { pageParams } from '@chain/app';
-import type { Engine } from '@chain/consensus';
+import type { chain_base_query_v1beta1 } from '@chain/codec';
+import type { Block, Engine } from '@chain/consensus';
 import { toBech32, toHex } from '@chain/crypto';
 import { statusError, GrpcCode } from '@chain/errors';
-import { blockIdObj, blockObj } from './block-json.js';
+import { chain_base_consensus_v1beta1 } from '../gen/index.js';
+import { blockIdObj, blockObj, commitObj } from './block-json.js';
 
 export const COMETBFT_VERSION = '0.38.17';
 
@@ -16,20 +18,52 @@ export interface NodeInfoSource {
   readonly version: string;
 }
 
-export function createConsensusService(app: App, engine: Engine, info: NodeInfoSource, bech32Prefix: string): Record<string, QueryHandler> {
+/** The definition of the service (`chain.base.consensus.v1beta1.Service`) that `createConsensusService` implements. */
+export const ConsensusService = chain_base_consensus_v1beta1.Service;
+
+/**
+ * The SDK's block: tendermint.types.Block (as block-json.ts writes it) with the proposer address as bech32
+ * consensus address text. Its tendermint.* parts are untyped (`ProtoObject`) until @chain/consensus has
+ * generated types.
+ */
+function sdkBlockObj(b: Block, valconsPrefix: string): chain_base_consensus_v1beta1.Block {
+  const h = b.header;
+  return {
+    header: {
+      version: { block: BigInt(h.version.block), app: BigInt(h.version.app) },
+      chain_id: h.chainId,
+      height: BigInt(h.height),
+      time: { seconds: BigInt(h.time.seconds), nanos: h.time.nanos },
+      last_block_id: blockIdObj(h.lastBlockId),
+      last_commit_hash: h.lastCommitHash,
+      data_hash: h.dataHash,
+      validators_hash: h.validatorsHash,
+      next_validators_hash: h.nextValidatorsHash,
+      consensus_hash: h.consensusHash,
+      app_hash: h.appHash,
+      last_results_hash: h.lastResultsHash,
+      evidence_hash: h.evidenceHash,
+      proposer_address: toBech32(valconsPrefix, h.proposerAddress),
+    },
+    data: { txs: b.data.txs },
+    evidence: { evidence: [] },
+    last_commit: b.lastCommit ? commitObj(b.lastCommit) : null,
+  };
+}
+
+export function createConsensusService(app: App, engine: Engine, info: NodeInfoSource, bech32Prefix: string): QueryServer<chain_base_consensus_v1beta1.ServiceMethods> {
   const blockAt = async (height: number) => {
     const latest = engine.latestHeight;
     if (height > latest) throw statusError(GrpcCode.INVALID_ARGUMENT, 'requested block height is bigger then the chain length');
     if (height < 1) throw statusError(GrpcCode.INVALID_ARGUMENT, 'height must be greater than 0');
     const b = await engine.blocks.block(height);
     if (!b) throw statusError(GrpcCode.NOT_FOUND, `block at height ${height} not found`);
-    const block = blockObj(b.block);
-    const sdkBlock = { ...block, header: { ...(block.header as object), proposer_address: toBech32(bech32Prefix + 'valcons', b.block.header.proposerAddress) } };
-    return { block_id: blockIdObj(b.blockId), block, sdk_block: sdkBlock };
+    return { block_id: blockIdObj(b.blockId), block: blockObj(b.block), sdk_block: sdkBlockObj(b.block, bech32Prefix + 'valcons') };
   };
-  const validatorSet = (height: number, pagination: unknown) => {
-    const p = pageParams(pagination as never);
-    const vals = engine.validators.map((v) => ({
+  const validatorSet = async (height: number, pagination: chain_base_query_v1beta1.PageRequest | null) => {
+    const p = pageParams(pagination);
+    const set = (await engine.validatorsAt(height)) ?? engine.validators;
+    const vals = set.map((v) => ({
       address: toBech32(bech32Prefix + 'valcons', v.address),
       pub_key: app.registry.packAny('chain.crypto.ed25519.PubKey', { key: v.pubKey }),
       voting_power: BigInt(v.votingPower),
@@ -56,10 +90,10 @@ export function createConsensusService(app: App, engine: Engine, info: NodeInfoS
     }),
     GetSyncing: () => ({ syncing: false }),
     GetLatestBlock: () => blockAt(engine.latestHeight),
-    GetBlockByHeight: (_ctx, req) => blockAt(Number(req.height ?? 0n)),
+    GetBlockByHeight: (_ctx, req) => blockAt(Number(req.height)),
     GetLatestValidatorSet: (_ctx, req) => validatorSet(engine.latestHeight, req.pagination),
     GetValidatorSetByHeight: (_ctx, req) => {
-      const h = Number(req.height ?? 0n);
+      const h = Number(req.height);
       if (h > engine.latestHeight) throw statusError(GrpcCode.INVALID_ARGUMENT, 'requested block height is bigger then the chain length');
       if (h < 1) throw statusError(GrpcCode.INVALID_ARGUMENT, 'height must be greater than 0');
       return validatorSet(h, req.pagination);

@@ -2,14 +2,15 @@
  * The tx service (Simulate, GetTx, BroadcastTx, GetTxsEvent) of `chain.tx.v1beta1.Service` (Cosmos
  * `cosmos.tx.v1beta1.Service`), served through the app's query router to REST, gRPC and abci_query.
  */
-import type { App, QueryHandler } from '@chain/app';
+import type { App, QueryServer } from '@chain/app';
 import { MAX_PAGE_LIMIT } from '@chain/app';
 import type { Engine } from '@chain/consensus';
 import { MempoolError } from '@chain/consensus';
 import { parseQuery, QueryParseError } from '@chain/events';
 import { fromHex, toHex, sha256 } from '@chain/crypto';
 import { statusError, GrpcCode } from '@chain/errors';
-import type { ProtoObject } from '@chain/codec';
+import type { ProtoObject, chain_base_abci_v1beta1, chain_base_query_v1beta1 } from '@chain/codec';
+import { chain_tx_v1beta1 } from '@chain/tx';
 import { broadcastResponse, checkTxResponse, deliverTxResponse, txResponse } from './tx-response.js';
 import { checkTxAsync, MEMPOOL_ERROR_CODES } from './broadcast.js';
 
@@ -44,8 +45,21 @@ function decodeOffsetKey(key: Uint8Array): number {
 }
 
 const BROADCAST_MODES: Record<number, string> = { 0: 'unspecified', 1: 'block', 2: 'sync', 3: 'async' };
+const { BroadcastMode, OrderBy } = chain_tx_v1beta1;
 
-export function createTxService(app: App, engine: Engine, opts: { broadcastTimeoutMs: number }): Record<string, QueryHandler> {
+type Tx = chain_tx_v1beta1.Tx;
+type TxResponse = chain_base_abci_v1beta1.TxResponse;
+
+/** The definition of the service (`chain.tx.v1beta1.Service`) that `createTxService` implements. */
+export const TxService = chain_tx_v1beta1.Service;
+
+/**
+ * tx-response.ts builds TxResponse objects as untyped plain objects (ProtoObject) with the fields of
+ * `chain.base.abci.v1beta1.TxResponse`; this is where they enter the typed service.
+ */
+const asTxResponse = (o: ProtoObject): TxResponse => o as TxResponse;
+
+export function createTxService(app: App, engine: Engine, opts: { broadcastTimeoutMs: number }): QueryServer<chain_tx_v1beta1.ServiceMethods> {
   const loadTx = async (hash: Uint8Array) => {
     const ref = hash.length === 32 ? await engine.indexer.byHash(hash) : undefined;
     if (!ref) return undefined;
@@ -57,17 +71,17 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
   };
 
   /** TxRaw of the deprecated `SimulateRequest.tx` (re-marshaled, as the SDK does when tx_bytes is empty). */
-  const txRawOf = (tx: ProtoObject): Uint8Array => app.registry.encode('chain.tx.v1beta1.TxRaw', {
-    body_bytes: app.registry.encode('chain.tx.v1beta1.TxBody', (tx.body ?? {}) as ProtoObject),
-    auth_info_bytes: app.registry.encode('chain.tx.v1beta1.AuthInfo', (tx.auth_info ?? {}) as ProtoObject),
-    signatures: (tx.signatures ?? []) as Uint8Array[],
+  const txRawOf = (tx: Tx): Uint8Array => app.registry.encode('chain.tx.v1beta1.TxRaw', {
+    body_bytes: app.registry.encode('chain.tx.v1beta1.TxBody', tx.body ?? {}),
+    auth_info_bytes: app.registry.encode('chain.tx.v1beta1.AuthInfo', tx.auth_info ?? {}),
+    signatures: tx.signatures,
   });
 
   return {
     Simulate: async (_ctx, req) => {
-      let raw = req.tx_bytes as Uint8Array | undefined;
-      if ((!raw || raw.length === 0) && req.tx) raw = txRawOf(req.tx as ProtoObject);
-      if (!raw || raw.length === 0) throw statusError(GrpcCode.INVALID_ARGUMENT, 'empty txBytes is not allowed');
+      let raw = req.tx_bytes;
+      if (raw.length === 0 && req.tx) raw = txRawOf(req.tx);
+      if (raw.length === 0) throw statusError(GrpcCode.INVALID_ARGUMENT, 'empty txBytes is not allowed');
       const r = await app.simulate(raw);
       if (r.code !== 0) {
         const wanted = r.gasWanted >= INFINITE_GAS ? MAX_UINT64 : BigInt(r.gasWanted);
@@ -83,7 +97,7 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
       };
     },
     GetTx: async (_ctx, req) => {
-      const hashText = String(req.hash ?? '');
+      const hashText = req.hash;
       if (!hashText) throw statusError(GrpcCode.INVALID_ARGUMENT, 'tx hash cannot be empty');
       let hash: Uint8Array;
       try {
@@ -94,23 +108,23 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
       }
       const t = await loadTx(hash);
       if (!t) throw statusError(GrpcCode.NOT_FOUND, `tx not found: ${hashText}`);
-      return { tx: app.registry.decode('chain.tx.v1beta1.Tx', t.raw), tx_response: txResponse(t.raw, t.height, t.result, t.block) };
+      return { tx: app.registry.decode<Tx>('chain.tx.v1beta1.Tx', t.raw), tx_response: asTxResponse(txResponse(t.raw, t.height, t.result, t.block)) };
     },
     BroadcastTx: async (_ctx, req) => {
-      const raw = req.tx_bytes as Uint8Array | undefined;
-      if (!raw || raw.length === 0) throw statusError(GrpcCode.INVALID_ARGUMENT, 'invalid empty tx');
-      const mode = Number(req.mode ?? 0);
-      if (mode !== 1 && mode !== 2 && mode !== 3) {
+      const raw = req.tx_bytes;
+      if (raw.length === 0) throw statusError(GrpcCode.INVALID_ARGUMENT, 'invalid empty tx');
+      const mode = req.mode;
+      if (mode !== BroadcastMode.BROADCAST_MODE_BLOCK && mode !== BroadcastMode.BROADCAST_MODE_SYNC && mode !== BroadcastMode.BROADCAST_MODE_ASYNC) {
         // the SDK returns a plain error here (gRPC Unknown → HTTP 500)
         throw statusError(GrpcCode.UNKNOWN, `unsupported return type ${BROADCAST_MODES[mode] ?? String(mode)}; supported types: sync, async, block`);
       }
       const hash = sha256(raw);
-      const mempoolRejection = (e: MempoolError) => ({ tx_response: broadcastResponse(hash, { code: MEMPOOL_ERROR_CODES[e.kind], codespace: 'sdk', log: e.message }) });
-      if (mode === 3) {
+      const mempoolRejection = (e: MempoolError) => ({ tx_response: asTxResponse(broadcastResponse(hash, { code: MEMPOOL_ERROR_CODES[e.kind], codespace: 'sdk', log: e.message })) });
+      if (mode === BroadcastMode.BROADCAST_MODE_ASYNC) {
         // ASYNC: the mempool pre-checks only; CheckTx runs in the background
         const rejected = await checkTxAsync(engine, raw);
         if (rejected) return mempoolRejection(rejected);
-        return { tx_response: broadcastResponse(hash, { code: 0, codespace: '', log: '' }) };
+        return { tx_response: asTxResponse(broadcastResponse(hash, { code: 0, codespace: '', log: '' })) };
       }
       let res;
       try {
@@ -119,15 +133,15 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
         if (e instanceof MempoolError) return mempoolRejection(e);
         throw e;
       }
-      if (mode === 2) return { tx_response: broadcastResponse(hash, res) };
-      if (res.code !== 0) return { tx_response: checkTxResponse(hash, res) };
+      if (mode === BroadcastMode.BROADCAST_MODE_SYNC) return { tx_response: asTxResponse(broadcastResponse(hash, res)) };
+      if (res.code !== 0) return { tx_response: asTxResponse(checkTxResponse(hash, res)) };
       const inc = await engine.waitForTx(hash, opts.broadcastTimeoutMs);
       if (!inc) throw statusError(GrpcCode.DEADLINE_EXCEEDED, 'timed out waiting for tx to be included in a block');
-      return { tx_response: deliverTxResponse(raw, inc.height, inc.result) };
+      return { tx_response: asTxResponse(deliverTxResponse(raw, inc.height, inc.result)) };
     },
     GetTxsEvent: async (_ctx, req) => {
-      const events = ((req.events as string[] | undefined) ?? []).filter((e) => e.trim() !== '');
-      const queryText = String(req.query ?? '').trim();
+      const events = req.events.filter((e) => e.trim() !== '');
+      const queryText = req.query.trim();
       let q: string;
       if (queryText) {
         q = queryText;
@@ -147,8 +161,8 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
         throw e;
       }
       // page size and start: `page`/`limit` (0.46+) win over `pagination.{offset,key,limit}`
-      const pag = (req.pagination ?? {}) as { key?: Uint8Array | null; offset?: bigint; limit?: bigint };
-      const reqLimit = Number(req.limit ?? 0n);
+      const pag: Partial<chain_base_query_v1beta1.PageRequest> = req.pagination ?? {};
+      const reqLimit = Number(req.limit);
       const pagLimit = Number(pag.limit ?? 0n);
       if (reqLimit > MAX_PAGE_LIMIT) throw statusError(GrpcCode.INVALID_ARGUMENT, `limit must be at most ${MAX_PAGE_LIMIT}, got ${req.limit}`);
       if (pagLimit > MAX_PAGE_LIMIT) throw statusError(GrpcCode.INVALID_ARGUMENT, `pagination.limit must be at most ${MAX_PAGE_LIMIT}, got ${pag.limit}`);
@@ -156,10 +170,10 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
       const key = pag.key && pag.key.length > 0 ? pag.key : undefined;
       const pagOffset = Number(pag.offset ?? 0n);
       if (key && pagOffset > 0) throw statusError(GrpcCode.INVALID_ARGUMENT, 'paginate: invalid request, either offset or key is expected, got both');
-      const page = Number(req.page ?? 0n);
+      const page = Number(req.page);
       const offset = page > 0 ? (page - 1) * limit : key ? decodeOffsetKey(key) : pagOffset;
       if (!Number.isSafeInteger(offset)) throw statusError(GrpcCode.INVALID_ARGUMENT, `page out of range: ${req.page}`);
-      const orderDesc = Number(req.order_by ?? 0) === 2;
+      const orderDesc = req.order_by === OrderBy.ORDER_BY_DESC;
       // the indexer pages by page number; an offset that is not a multiple of the limit spans two pages
       const first = await engine.indexer.search(query, { page: Math.floor(offset / limit) + 1, perPage: limit, orderDesc });
       let refs = first.txs.slice(offset % limit);
@@ -167,15 +181,15 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
         const second = await engine.indexer.search(query, { page: Math.floor(offset / limit) + 2, perPage: limit, orderDesc });
         refs = refs.concat(second.txs).slice(0, limit);
       }
-      const txs: unknown[] = [];
-      const responses: unknown[] = [];
+      const txs: Tx[] = [];
+      const responses: TxResponse[] = [];
       for (const ref of refs) {
         const [block, results] = await Promise.all([engine.blocks.block(ref.height), engine.blocks.results(ref.height)]);
         const raw = block?.block.data.txs[ref.index];
         const result = results?.txResults[ref.index];
         if (!block || !raw || !result) continue;
-        txs.push(app.registry.decode('chain.tx.v1beta1.Tx', raw));
-        responses.push(txResponse(raw, ref.height, result, block));
+        txs.push(app.registry.decode<Tx>('chain.tx.v1beta1.Tx', raw));
+        responses.push(asTxResponse(txResponse(raw, ref.height, result, block)));
       }
       const nextOffset = offset + refs.length;
       return {
