@@ -1,5 +1,7 @@
-export { Node, buildChain, MODULE_ACCOUNTS, VERSION } from './node.js';
-export type { ChainParts } from './node.js';
+export { Node } from './node.js';
+export { createChainApp, VERSION, NODE_PROTO_DIR } from './app.js';
+export type { ChainApp, ChainAppOptions } from './app.js';
+export { CHAIN_APP_CONFIG } from './app-config.js';
 export { loadConfig, applyFlags, parseDurationMs, parseListenAddress } from './config/config.js';
 export type { NodeConfig } from './config/config.js';
 export { initHome, devAccounts, DEV_CHAIN_ID, BECH32_PREFIX, BASE_DENOM, DEV_BALANCE, DEV_MIN_GAS_PRICES } from './config/init.js';

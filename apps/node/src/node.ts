@@ -1,25 +1,22 @@
 /**
- * The composition root: opens the database, builds the registry, modules, app, consensus engine and
- * indexer, registers the node-level services, and starts the transports. Nothing else wires parts.
+ * The node: opens the database, composes the app (`createChainApp`, app.ts), starts the consensus engine
+ * and indexer, registers the node-level services, and starts the transports.
  */
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { App, parseDecCoins } from '@chain/app';
-import { ProtoRegistry } from '@chain/codec';
+import type { App } from '@chain/app';
 import { CommitStore } from '@chain/store';
 import { EventBus } from '@chain/events';
 import { TxIndexer, txEventMap } from '@chain/indexer';
-import { CONSENSUS_PROTO_DIR, Engine, Mempool, seedOfPrivValidatorKey } from '@chain/consensus';
-import type { GenesisDoc } from '@chain/consensus';
-import { AccountKeeper, AddressCodec, AuthModule, createAnteHandler, FEE_COLLECTOR } from '@chain/auth';
-import { BankKeeper, BankModule } from '@chain/bank';
-import { EvmKeeper, EvmModule, createEvmAnteHandler, routeAnte } from '@chain/evm';
+import { Engine, Mempool, seedOfPrivValidatorKey } from '@chain/consensus';
 import { nativeKeccak, nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
 import type { NodeConfig } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { BECH32_PREFIX, readGenesis, readValidatorKey } from './config/init.js';
-import { createTxService } from './services/tx-service.js';
-import { createConsensusService } from './services/consensus-service.js';
+import { createChainApp, VERSION } from './app.js';
+import type { ChainApp } from './app.js';
+import { createTxService, TxService } from './services/tx-service.js';
+import { createConsensusService, ConsensusService } from './services/consensus-service.js';
 import { startRpcServer } from './rpc/server.js';
 import type { RpcServer } from './rpc/server.js';
 import { startRestServer } from './rest/server.js';
@@ -31,61 +28,7 @@ import type { JsonRpcServer } from './jsonrpc/index.js';
 import { createLogger } from './logger.js';
 import type { Logger } from './logger.js';
 
-export const NODE_PROTO_DIR = new URL('../proto', import.meta.url).pathname;
-
-export const VERSION = '0.1.0';
-
-/** Module accounts and their permissions. */
-export const MODULE_ACCOUNTS: Record<string, string[]> = {
-  [FEE_COLLECTOR]: [],
-};
-
-export interface ChainParts {
-  readonly registry: ProtoRegistry;
-  readonly app: App;
-  readonly accountKeeper: AccountKeeper;
-  readonly bankKeeper: BankKeeper;
-  readonly evmKeeper: EvmKeeper;
-}
-
-export interface BuildChainOptions {
-  /** block hash by height, for the EVM's BLOCKHASH (the node passes the block store's) */
-  readonly blockHash?: (height: bigint) => Uint8Array | undefined;
-  /** gas cap of eth_call / eth_estimateGas (`[json-rpc] gas-cap`; 0 = the default) */
-  readonly evmGasCap?: bigint;
-  /** time limit of eth_call / eth_estimateGas (`[json-rpc] evm-timeout`; 0 = none) */
-  readonly evmQueryTimeoutMs?: number;
-}
-
-/** Builds the registry, keepers, modules and app on a store (usable without the node, e.g. in tests). */
-export function buildChain(store: CommitStore, genesis: GenesisDoc, minGasPrices: string, opts: BuildChainOptions = {}): ChainParts {
-  const registry = new ProtoRegistry();
-  registry.addProtoDir(CONSENSUS_PROTO_DIR);
-  registry.addProtoDir(NODE_PROTO_DIR);
-  const addressCodec = new AddressCodec(BECH32_PREFIX);
-  const accountKeeper = new AccountKeeper({ registry, addressCodec, moduleAccounts: MODULE_ACCOUNTS });
-  const blocked = new Set(Object.keys(MODULE_ACCOUNTS).map((n) => addressCodec.encode(accountKeeper.getModuleAddress(n))));
-  const bankKeeper = new BankKeeper({ registry, accountKeeper, blockedAddresses: blocked });
-  const evmKeeper = new EvmKeeper({
-    registry, accountKeeper, bankKeeper, blockHash: opts.blockHash,
-    gasCap: opts.evmGasCap ? opts.evmGasCap : undefined,
-    queryTimeoutMs: opts.evmQueryTimeoutMs === 0 ? Infinity : opts.evmQueryTimeoutMs,
-  });
-  const app = new App({
-    registry,
-    store,
-    chainId: genesis.chain_id,
-    modules: [new AuthModule(accountKeeper), new BankModule(bankKeeper), new EvmModule(evmKeeper)],
-    // Ethereum txs (marked by the ExtensionOptionsEthereumTx option) go through the evm ante, others through auth's
-    anteHandler: routeAnte(createEvmAnteHandler(evmKeeper), createAnteHandler(accountKeeper, bankKeeper)),
-    minGasPrices: parseDecCoins(minGasPrices),
-    order: { initGenesis: ['auth', 'bank', 'evm'] },
-    name: 'chain',
-    version: VERSION,
-  });
-  app.router.registerPathAlias('/cosmos.base.tendermint.', '/chain.base.consensus.');
-  return { registry, app, accountKeeper, bankKeeper, evmKeeper };
-}
+export { VERSION } from './app.js';
 
 export class Node {
   rpc?: RpcServer;
@@ -95,7 +38,7 @@ export class Node {
   private constructor(
     readonly config: NodeConfig,
     readonly store: CommitStore,
-    readonly parts: ChainParts,
+    readonly parts: ChainApp,
     readonly engine: Engine,
     readonly bus: EventBus,
     readonly log: Logger,
@@ -114,8 +57,10 @@ export class Node {
     try {
       let engineRef: Engine | undefined;
       const jsonRpc = config.app['json-rpc'];
-      const parts = buildChain(store, genesis, config.app['minimum-gas-prices'], {
-        blockHash: (h) => engineRef?.blocks.blockHashSync(Number(h)),
+      const parts = createChainApp({
+        store,
+        chainId: genesis.chain_id,
+        minGasPrices: config.app['minimum-gas-prices'],
         evmGasCap: BigInt(jsonRpc['gas-cap']),
         evmQueryTimeoutMs: parseDurationMs(jsonRpc['evm-timeout']),
       });
@@ -147,8 +92,8 @@ export class Node {
       });
       engineRef = engine;
       const nodeId = toHex(sha256(utf8(valKey.pub_key.value))).slice(0, 40);
-      parts.app.router.registerQueryService('chain.tx.v1beta1.Service', createTxService(parts.app, engine, { broadcastTimeoutMs: parseDurationMs(rpcCfg.timeout_broadcast_tx_commit) }));
-      parts.app.router.registerQueryService('chain.base.consensus.v1beta1.Service', createConsensusService(parts.app, engine, {
+      parts.app.router.registerQueryService(TxService, createTxService(parts.app, engine, { broadcastTimeoutMs: parseDurationMs(rpcCfg.timeout_broadcast_tx_commit) }));
+      parts.app.router.registerQueryService(ConsensusService, createConsensusService(parts.app, engine, {
         nodeId, moniker: config.config.moniker, rpcAddress: rpcCfg.laddr, listenAddress: 'tcp://0.0.0.0:26656', version: VERSION,
       }, BECH32_PREFIX));
       return new Node(config, store, parts, engine, bus, log);

@@ -223,7 +223,7 @@ export const METHODS: Record<string, MethodDef> = {
     params: [],
     cacheable: 'always',
     handler: (node) => {
-      const i = node.app.info();
+      const i = node.app.infoSync();
       // ResponseInfo through libs/json: zero fields are omitted
       const r: Record<string, string> = {};
       if (i.data) r.data = i.data;
@@ -282,7 +282,7 @@ export const METHODS: Record<string, MethodDef> = {
   },
   check_tx: {
     params: [bytes('tx')],
-    handler: async (node, p) => checkTxJson(await node.app.checkTx((p.tx as Uint8Array | undefined) ?? new Uint8Array())),
+    handler: async (node, p) => checkTxJson(await node.app.checkTx({ tx: (p.tx as Uint8Array | undefined) ?? new Uint8Array(), type: 'new' })),
   },
   tx: {
     params: [bytes('hash'), bool('prove')],
@@ -403,7 +403,7 @@ export const METHODS: Record<string, MethodDef> = {
     cacheable: 'height',
     handler: async (node, p) => {
       const h = await resolveHeight(node, p.height);
-      const vals = node.engine.validators;
+      const vals = (await node.engine.validatorsAt(h)) ?? node.engine.validators;
       const perPage = perPageOf(p.per_page);
       const page = pageOf(p.page, perPage, vals.length);
       const slice = vals.slice((page - 1) * perPage, page * perPage);

@@ -1,0 +1,84 @@
+/**
+ * `createChainApp`: the one place the chain's app is composed (the file another chain copies). Three
+ * steps, in this order:
+ *   1. the registry and the router (built first: a keeper that dispatches messages can be handed it);
+ *   2. the keepers, in dependency order (auth → bank → evm), each given only the keepers it declares;
+ *   3. the hooks between modules, then the App over the declared config (`app-config.ts`).
+ */
+import { App, blockedModuleAccounts, createRouter, moduleAccountPermissions, parseDecCoins } from '@chain/app';
+import type { AppConfig, Router } from '@chain/app';
+import { ProtoRegistry } from '@chain/codec';
+import type { CommitStore } from '@chain/store';
+import { CONSENSUS_PROTO_DIR } from '@chain/consensus';
+import { AccountKeeper, AddressCodec, AuthModule, createAnteHandler } from '@chain/auth';
+import { BankKeeper, BankModule } from '@chain/bank';
+import { EvmKeeper, EvmModule, createEvmAnteHandler, routeAnte } from '@chain/evm';
+import { CHAIN_APP_CONFIG } from './app-config.js';
+import { BECH32_PREFIX } from './config/init.js';
+
+export const NODE_PROTO_DIR = new URL('../proto', import.meta.url).pathname;
+export const VERSION = '0.1.0';
+
+export interface ChainAppOptions {
+  readonly store: CommitStore;
+  readonly chainId: string;
+  /** `minimum-gas-prices` of app.toml (e.g. `1000000000achain`) */
+  readonly minGasPrices: string;
+  /** the declared app (default: the chain's, `app-config.ts`) */
+  readonly config?: AppConfig;
+  /** gas cap of eth_call / eth_estimateGas (`[json-rpc] gas-cap`; 0 = the default) */
+  readonly evmGasCap?: bigint;
+  /** time limit of eth_call / eth_estimateGas (`[json-rpc] evm-timeout`; 0 = none) */
+  readonly evmQueryTimeoutMs?: number;
+}
+
+export interface ChainApp {
+  /** bech32 address of the governance authority (the `config.authority` module account, `gov` by default) */
+  readonly authority: string;
+  readonly registry: ProtoRegistry;
+  readonly router: Router;
+  readonly app: App;
+  readonly accountKeeper: AccountKeeper;
+  readonly bankKeeper: BankKeeper;
+  readonly evmKeeper: EvmKeeper;
+}
+
+/** Builds the registry, router, keepers, hooks and app on a store (usable without the node, e.g. in tests). */
+export function createChainApp(opts: ChainAppOptions): ChainApp {
+  const config = opts.config ?? CHAIN_APP_CONFIG;
+  // 1. registry and router
+  const registry = new ProtoRegistry();
+  registry.addProtoDir(CONSENSUS_PROTO_DIR);
+  registry.addProtoDir(NODE_PROTO_DIR);
+  const router = createRouter(registry);
+
+  // 2. keepers in dependency order
+  const addressCodec = new AddressCodec(BECH32_PREFIX);
+  const accountKeeper = new AccountKeeper({ registry, addressCodec, moduleAccounts: moduleAccountPermissions(config) });
+  // keepers of governance-gated messages (MsgUpdateParams) take this address as their authority
+  const authority = addressCodec.encode(accountKeeper.getModuleAddress(config.authority ?? 'gov'));
+  const blocked = new Set(blockedModuleAccounts(config).map((n) => addressCodec.encode(accountKeeper.getModuleAddress(n))));
+  const bankKeeper = new BankKeeper({ registry, accountKeeper, blockedAddresses: blocked });
+  const evmKeeper = new EvmKeeper({
+    registry, accountKeeper, bankKeeper,
+    gasCap: opts.evmGasCap ? opts.evmGasCap : undefined,
+    queryTimeoutMs: opts.evmQueryTimeoutMs === 0 ? Infinity : opts.evmQueryTimeoutMs,
+  });
+
+  // 3. hooks (none between these modules yet), then the app over the declared config
+  const app = new App({
+    registry,
+    store: opts.store,
+    chainId: opts.chainId,
+    router,
+    config,
+    modules: [new AuthModule(accountKeeper), new BankModule(bankKeeper), new EvmModule(evmKeeper)],
+    // Ethereum txs (marked by the ExtensionOptionsEthereumTx option) go through the evm ante, others through auth's
+    anteHandler: routeAnte(createEvmAnteHandler(evmKeeper), createAnteHandler(accountKeeper, bankKeeper)),
+    minGasPrices: parseDecCoins(opts.minGasPrices),
+    name: 'chain',
+    version: VERSION,
+  });
+  router.registerPathAlias('/cosmos.base.tendermint.', '/chain.base.consensus.');
+  return { authority, registry, router, app, accountKeeper, bankKeeper, evmKeeper };
+}
