@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs every test of the monorepo: the typecheck, then each project's `test` target through nx
-// (unit tests per package, then e2e against real chaind processes). Prints one total line at the end:
-// `N passed, N failed, N skipped` (the line CI counts).
+// Runs every test of the monorepo: the layering check (tools/check-boundaries.mjs), the typecheck, then each
+// project's `test` target through nx (unit tests per package, the pack test, then e2e against real chaind
+// processes). Prints one total line at the end: `N passed, N failed, N skipped` (the line CI counts).
+// Everything runs from the TypeScript sources (the `source` export condition); only the pack test builds.
 import { spawn } from 'node:child_process';
 
 const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', FORCE_COLOR: '0' };
@@ -36,6 +37,12 @@ function run(cmd, args) {
 
 const only = process.argv.slice(2);
 let exit = 0;
+console.log('== dependency boundaries');
+if ((await run('node', ['tools/check-boundaries.mjs'])) !== 0) {
+  console.log('check-boundaries failed: a dependency points the wrong way (see the file:line list above)');
+  failed += 1;
+  exit = 1;
+}
 console.log('== typecheck');
 if ((await run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'])) !== 0) {
   console.log('typecheck failed');

@@ -74,7 +74,7 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
   const ethPort = await freePort();
   const ethWsPort = await freePort();
   const args = [
-    '--import', 'tsx', MAIN, 'dev', '--home', home,
+    '--conditions=source', '--import', 'tsx', MAIN, 'dev', '--home', home,
     '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`,
     '--api.address', `tcp://127.0.0.1:${apiPort}`,
     '--consensus.timeout_commit', opts.timeoutCommit ?? '200ms',
