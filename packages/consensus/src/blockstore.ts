@@ -3,11 +3,12 @@
  *   0x10 | BE64 height → StoredBlock   0x11 | BE64 height → StoredResults
  *   0x12 | block hash  → BE64 height   0x13 | BE64 height → seen Commit for the block
  *   0x14 | BE64 height → validator set of that height and later ones, written where it changes
+ *   0x15 | BE64 height → consensus params of that height and later ones, written where they change
  */
 import type { BatchOp, Bytes } from '@chain/store';
 import type { Event } from '@chain/events';
 import type { ExecTxResult } from '@chain/app';
-import type { Block, BlockID, Commit, Validator } from './cmt-types.js';
+import type { Block, BlockID, Commit, ConsensusParams, Validator } from './cmt-types.js';
 import { serialize, deserialize } from './serde.js';
 
 /** What the block store keeps of each tx result (the app's ExecTxResult without msg responses). */
@@ -41,6 +42,7 @@ const P_RESULTS = 0x11;
 const P_HASH = 0x12;
 const P_COMMIT = 0x13;
 const P_VALIDATORS = 0x14;
+const P_PARAMS = 0x15;
 
 function hkey(prefix: number, height: number): Uint8Array {
   const k = new Uint8Array(9);
@@ -84,6 +86,17 @@ export class BlockStore {
   async validatorsAt(height: number): Promise<Validator[] | undefined> {
     const found = await this.db.iterateRaw(hkey(P_VALIDATORS, 0), hkey(P_VALIDATORS, height + 1), { reverse: true, limit: 1 });
     return found.length === 0 ? undefined : deserialize<Validator[]>(found[0]![1]);
+  }
+
+  /** Writes the consensus params in effect from `height` on. */
+  paramsOps(height: number, params: ConsensusParams): BatchOp[] {
+    return [{ type: 'put', key: hkey(P_PARAMS, height), value: serialize(params) }];
+  }
+
+  /** The consensus params of `height`: the last written at or below it (undefined: the genesis ones). */
+  async paramsAt(height: number): Promise<ConsensusParams | undefined> {
+    const found = await this.db.iterateRaw(hkey(P_PARAMS, 0), hkey(P_PARAMS, height + 1), { reverse: true, limit: 1 });
+    return found.length === 0 ? undefined : deserialize<ConsensusParams>(found[0]![1]);
   }
 
   /** Caches a block after its batch committed (the RPC's hot path reads the latest blocks). */

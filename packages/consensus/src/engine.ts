@@ -96,6 +96,8 @@ export class Engine {
   private vals: Validator[];
   private nextVals: Validator[];
   private height = 0;
+  /** InitChain answered other consensus params than the genesis file's (stored with the first block) */
+  private genesisParamsChanged = false;
   private appHash: Uint8Array = new Uint8Array();
   /** writes of the block being committed (the commit listener hands them to the app's batch) */
   private pendingOps: { height: number; ops: BatchOp[] } | undefined;
@@ -178,7 +180,10 @@ export class Engine {
         appState: this.genesis.app_state ?? {},
         initialHeight: this.initialHeight,
       });
-      if (res.consensusParams) this.params = res.consensusParams;
+      if (res.consensusParams) {
+        this.params = res.consensusParams;
+        this.genesisParamsChanged = true;
+      }
       // validators from the app's genesis (staking) replace the genesis file's
       this.vals = res.validators.length > 0 ? applyValidatorUpdates([], res.validators) : genesisVals;
       if (this.vals.length === 0) throw new Error('the genesis has no validators and the app returned none');
@@ -197,6 +202,7 @@ export class Engine {
       const genesisVals = validatorsOf(this.genesis);
       this.lastVals = (await this.blocks.validatorsAt(h)) ?? genesisVals;
       this.vals = (await this.blocks.validatorsAt(h + 1)) ?? genesisVals;
+      this.params = (await this.blocks.paramsAt(h + 1)) ?? this.params;
       this.nextVals = (await this.blocks.validatorsAt(h + 2)) ?? genesisVals;
     }
     if (this.validatorIndex() < 0) throw new Error('the validator key is not in the validator set');
@@ -406,7 +412,12 @@ export class Engine {
     const stored: StoredBlock = { block, blockId: id, size };
     const indexed = included.map((t, i) => ({ hash: t.hash, height, index: i, events: txResults[i]!.events }));
     const ops = [...this.blocks.saveOps(stored, results, commit), ...this.indexer.indexOps(indexed), ...this.indexer.blockIndexOps(height, resp.events)];
-    if (height === this.initialHeight) ops.push(...this.blocks.validatorsOps(height, this.vals));
+    if (height === this.initialHeight) {
+      ops.push(...this.blocks.validatorsOps(height, this.vals));
+      if (this.genesisParamsChanged) ops.push(...this.blocks.paramsOps(height, this.params));
+    }
+    // consensus param updates of H take effect at H+1 (CometBFT)
+    if (resp.consensusParamUpdates) ops.push(...this.blocks.paramsOps(height + 1, resp.consensusParamUpdates));
     if (!sameValidatorSet(this.nextVals, this.vals)) ops.push(...this.blocks.validatorsOps(height + 1, this.nextVals));
     if (!sameValidatorSet(afterNext, this.nextVals)) ops.push(...this.blocks.validatorsOps(height + 2, afterNext));
     this.pendingOps = { height, ops };

@@ -7,8 +7,9 @@
 import { expect } from 'chai';
 import type { AppModule, CommitInfo, Context, ValidatorUpdate } from '@chain/app';
 import { ed25519PublicKey, sha256, utf8 } from '@chain/crypto';
-import { validatorAddress, validatorSetHash } from '../src/index.js';
-import type { Validator } from '../src/index.js';
+import { Engine, seedOfPrivValidatorKey, validatorAddress, validatorSetHash } from '../src/index.js';
+import type { EmbeddedApp, Validator } from '../src/index.js';
+import { consensusParamsHash } from '../src/hashing.js';
 import { TestNode, VALIDATOR_KEY, hex } from './helpers.js';
 import { fromBase64 } from '@chain/crypto';
 
@@ -118,5 +119,47 @@ describe('Engine: validator updates (H+2) and the decided last commit', () => {
     const c = (await node.engine.blocks.seenCommit(h + 1))!;
     expect(c.signatures.length).to.equal(1);
     expect(node.errors).to.deep.equal([]);
+  });
+});
+
+describe('Engine: consensus param updates', () => {
+  it('applies FinalizeBlock consensus_param_updates of H from H+1 on, and keeps them across a restart', async () => {
+    const node = await TestNode.create();
+    const changed = { ...node.engine.params, block: { maxBytes: 1_000_000, maxGas: 50_000_000 } };
+    // an app answering consensus param updates at height 3 (no module does yet: the params module will)
+    const app = node.app;
+    const wrapped: EmbeddedApp = {
+      info: (r) => app.info(r), initChain: (r) => app.initChain(r), checkTx: (r) => app.checkTx(r), query: (r) => app.query(r),
+      prepareProposal: (r) => app.prepareProposal(r), processProposal: (r) => app.processProposal(r), commit: () => app.commit(),
+      addCommitListener: (l) => app.addCommitListener(l),
+      finalizeBlock: async (r) => {
+        const res = await app.finalizeBlock(r);
+        return r.height === 3 ? { ...res, consensusParamUpdates: changed } : res;
+      },
+    };
+    const engineOf = (a: EmbeddedApp) => new Engine({
+      app: a, store: node.store, bus: node.bus, indexer: node.engine.indexer, genesis: node.genesis,
+      validatorKey: seedOfPrivValidatorKey(VALIDATOR_KEY), timeoutCommitMs: 20,
+    });
+    const first = engineOf(wrapped);
+    try {
+      await first.start();
+      while (first.latestHeight < 5) await new Promise((r) => setTimeout(r, 5));
+      await first.stop();
+      const hashOf = async (h: number) => hex((await first.blocks.block(h))!.block.header.consensusHash);
+      const before = hex(consensusParamsHash(node.engine.params));
+      const after = hex(consensusParamsHash(changed));
+      expect(before).to.not.equal(after);
+      expect([await hashOf(3), await hashOf(4), await hashOf(5)]).to.deep.equal([before, after, after]);
+      const second = engineOf(app);
+      await second.start();
+      expect(second.params.block).to.deep.equal(changed.block);
+      const h = second.latestHeight;
+      while (second.latestHeight < h + 1) await new Promise((r) => setTimeout(r, 5));
+      await second.stop();
+      expect(hex((await second.blocks.block(h + 1))!.block.header.consensusHash)).to.equal(after);
+    } finally {
+      await node.close();
+    }
   });
 });
