@@ -124,19 +124,8 @@ export interface ExecTxResult {
   gasUsed: number;
 }
 
-/** `types.ConsensusParams` (v0.38). Only `block` is hashed into the header. */
-export interface ConsensusParams {
-  block: { maxBytes: number; maxGas: number };
-  evidence: {
-    maxAgeNumBlocks: number;
-    /** Nanoseconds (Go `time.Duration`). */
-    maxAgeDuration: bigint | number;
-    maxBytes: number;
-  };
-  validator: { pubKeyTypes: string[] };
-  version: { app: number };
-  abci: { voteExtensionsEnableHeight: number };
-}
+/** `types.ConsensusParams` (v0.38), as the ABCI interface carries them. Only `block` is hashed into the header. */
+export type { ConsensusParams } from '@chain/app';
 
 /** `SignedMsgType` of a vote: 1 prevote, 2 precommit. */
 export type VoteType = 1 | 2;
