@@ -7,6 +7,7 @@ export { bytesKey, lengthPrefixedBytesKey, stringKey, uint64Key, int64Key, uint3
 export { pairKey, tripleKey } from './composite.js';
 export type { ValueCodec } from './values.js';
 export { bytesValue, stringValue, uint64Value, boolValue, jsonValue, protoValue, keyAsValue } from './values.js';
+export { intValue, lazyProtoValue } from './sdk-values.js';
 export type { Range, Entry } from './range.js';
 export { CollectionIterator } from './iter.js';
 export { CollectionMap } from './map.js';

@@ -5,7 +5,9 @@ import {
   boolValue,
   bytesValue,
   jsonValue,
+  intValue,
   keyAsValue,
+  lazyProtoValue,
   pairKey,
   protoValue,
   stringKey,
@@ -85,5 +87,21 @@ describe('value codecs', () => {
     const v = keyAsValue(pairKey(stringKey, uint64Key));
     expect(hex(v.encode(['a', 1n]))).to.equal('6100' + '0000000000000001');
     expect(v.decode(v.encode(['a', 1n]))).to.deep.equal(['a', 1n]);
+  });
+
+  it('intValue is the SDK\'s sdk.IntValue: decimal text, strict on decode', () => {
+    for (const v of [0n, 7n, -12n, 10n ** 30n, -(10n ** 20n)]) {
+      expect(Buffer.from(intValue.encode(v)).toString()).to.equal(v.toString());
+      expect(intValue.decode(intValue.encode(v))).to.equal(v);
+    }
+    for (const bad of ['', '-', '1x', ' 1', '+1']) expect(() => intValue.decode(new TextEncoder().encode(bad)), bad).to.throw(EncodingError);
+  });
+
+  it('lazyProtoValue resolves its type on first use (a schema may be declared before the protos load)', () => {
+    const registry = new ProtoRegistry();
+    const later = lazyProtoValue<{ denom: string; amount: string }>(registry, 'chain.base.v1beta1.Coin');
+    expect(later.decode(later.encode({ denom: 'a', amount: '1' }))).to.deep.equal({ denom: 'a', amount: '1' });
+    const unknown = lazyProtoValue(registry, 'chain.nope.v1.Nope');
+    expect(() => unknown.encode({})).to.throw(EncodingError, /unknown message type chain.nope.v1.Nope/);
   });
 });
