@@ -11,7 +11,8 @@ export { AuthModule, AUTH_PROTO_DIR } from './module.js';
 export { createQueryServer as createAuthQueryServer } from './query-server.js';
 export {
   MODULE_NAME as AUTH_MODULE_NAME, STORE_KEY as AUTH_STORE_KEY, FEE_COLLECTOR, BASE_ACCOUNT, MODULE_ACCOUNT,
-  SECP256K1_PUBKEY, ETH_SECP256K1_PUBKEY, ED25519_PUBKEY,
+  SECP256K1_PUBKEY, ETH_SECP256K1_PUBKEY, ED25519_PUBKEY, authSchema,
 } from './keys.js';
+export type { AuthState } from './keys.js';
 // generated types of chain.auth.v1beta1 (`chain_auth_v1beta1.BaseAccount`, `Query`, ...)
 export * from './gen/index.js';

@@ -1,16 +1,15 @@
 /** AccountKeeper: accounts (numbers, sequences, public keys), module accounts and auth params. */
 import type { Context } from '@chain/app';
 import type { ProtoRegistry, google_protobuf } from '@chain/codec';
-import { utf8, fromUtf8, equalBytes } from '@chain/crypto';
+import { equalBytes } from '@chain/crypto';
 import { Errors } from '@chain/errors';
 import type { AddressCodec } from './address.js';
 import { moduleAddress } from './address.js';
 import type { BaseAccount, ModuleAccount } from './gen/chain/auth/v1beta1.js';
 import { DEFAULT_AUTH_PARAMS } from './params.js';
 import type { AuthParams } from './params.js';
-import {
-  STORE_KEY, ACCOUNT_PREFIX, NEXT_ACCOUNT_NUMBER_KEY, PARAMS_KEY, accountKey, accountNumberKey, BASE_ACCOUNT, MODULE_ACCOUNT,
-} from './keys.js';
+import { authSchema, BASE_ACCOUNT, MODULE_ACCOUNT } from './keys.js';
+import type { AuthState } from './keys.js';
 
 export type { BaseAccount };
 
@@ -33,6 +32,8 @@ export interface AccountKeeperOptions {
 export class AccountKeeper {
   readonly registry: ProtoRegistry;
   readonly addressCodec: AddressCodec;
+  /** The module's state: the collections of `authSchema` (src/keys.ts). */
+  readonly state: AuthState;
   private readonly perms: Map<string, readonly string[]>;
   private readonly moduleAddrs = new Map<string, Uint8Array>();
 
@@ -41,22 +42,22 @@ export class AccountKeeper {
     this.addressCodec = opts.addressCodec;
     this.perms = new Map(Object.entries(opts.moduleAccounts));
     for (const name of this.perms.keys()) this.moduleAddrs.set(name, moduleAddress(name));
+    this.state = authSchema(opts.registry);
   }
 
   getAccount(ctx: Context, address: Uint8Array): Account | undefined {
-    const bz = ctx.kv(STORE_KEY).get(accountKey(address));
-    return bz ? this.decodeAccount(address, bz) : undefined;
+    const any = this.state.Accounts.get(ctx, address);
+    return any ? this.accountFromAny(address, any) : undefined;
   }
 
   hasAccount(ctx: Context, address: Uint8Array): boolean {
-    return ctx.kv(STORE_KEY).has(accountKey(address));
+    return this.state.Accounts.has(ctx, address);
   }
 
+  /** Stores the account and its account-number index entry. */
   setAccount(ctx: Context, acc: Account): void {
-    const any: google_protobuf.Any = this.packAccount(acc);
-    const store = ctx.kv(STORE_KEY);
-    store.set(accountKey(acc.address), this.registry.encode('google.protobuf.Any', any));
-    store.set(accountNumberKey(acc.base.account_number), acc.address);
+    this.state.Accounts.set(ctx, acc.address, this.packAccount(acc));
+    this.state.AccountsByNumber.set(ctx, acc.base.account_number, acc.address);
   }
 
   /** A fresh account with the next account number (not yet stored). */
@@ -74,25 +75,29 @@ export class AccountKeeper {
     return this.getModuleAccount(ctx, name).address;
   }
 
+  /** Returns the next account number and stores it + 1 (a collections Sequence's `next`). */
   nextAccountNumber(ctx: Context): bigint {
-    const store = ctx.kv(STORE_KEY);
-    const bz = store.get(NEXT_ACCOUNT_NUMBER_KEY);
-    const n = bz ? BigInt(fromUtf8(bz)) : 0n;
-    store.set(NEXT_ACCOUNT_NUMBER_KEY, utf8((n + 1n).toString()));
+    const n = this.state.AccountNumber.get(ctx) ?? 0n;
+    this.state.AccountNumber.set(ctx, n + 1n);
     return n;
   }
 
   addressByAccountNumber(ctx: Context, n: bigint): Uint8Array | undefined {
-    return ctx.kv(STORE_KEY).get(accountNumberKey(n));
+    return this.state.AccountsByNumber.get(ctx, n);
   }
 
+  /** Every account, in address order. */
   *iterateAccounts(ctx: Context): IterableIterator<Account> {
-    const end = Uint8Array.of(ACCOUNT_PREFIX[0]! + 1);
-    for (const [k, v] of ctx.kv(STORE_KEY).iterator(ACCOUNT_PREFIX, end)) yield this.decodeAccount(k.subarray(1), v);
+    for (const { key, value } of this.state.Accounts.iterate(ctx)) yield this.accountFromAny(key, value);
   }
 
+  /** An account from its stored bytes (an `Any`) and its address. */
   decodeAccount(address: Uint8Array, bz: Uint8Array): Account {
-    const any = this.registry.decode<google_protobuf.Any>('google.protobuf.Any', bz);
+    return this.accountFromAny(address, this.state.Accounts.valueCodec.decode(bz));
+  }
+
+  /** An account from its `Any` (`BaseAccount` or `ModuleAccount`) and its address. */
+  accountFromAny(address: Uint8Array, any: google_protobuf.Any): Account {
     const { name, message } = this.registry.unpackAny<BaseAccount | ModuleAccount>(any);
     if (name === MODULE_ACCOUNT) {
       const m = message as ModuleAccount;
@@ -148,11 +153,10 @@ export class AccountKeeper {
   // ---- params ----
 
   getParams(ctx: Context): AuthParams {
-    const bz = ctx.kv(STORE_KEY).get(PARAMS_KEY);
-    return bz ? this.registry.decode<AuthParams>('chain.auth.v1beta1.Params', bz) : { ...DEFAULT_AUTH_PARAMS };
+    return this.state.Params.get(ctx) ?? { ...DEFAULT_AUTH_PARAMS };
   }
 
   setParams(ctx: Context, p: AuthParams): void {
-    ctx.kv(STORE_KEY).set(PARAMS_KEY, this.registry.encode('chain.auth.v1beta1.Params', { ...p }));
+    this.state.Params.set(ctx, { ...p });
   }
 }

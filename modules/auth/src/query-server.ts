@@ -5,7 +5,6 @@ import { GrpcCode, statusError } from '@chain/errors';
 import { prefixStore } from '@chain/store';
 import type { QueryMethods } from './gen/chain/auth/v1beta1.js';
 import type { Account, AccountKeeper } from './keeper.js';
-import { ACCOUNT_PREFIX, STORE_KEY } from './keys.js';
 
 export function createQueryServer(k: AccountKeeper): QueryServer<QueryMethods> {
   const codec = k.addressCodec;
@@ -21,8 +20,11 @@ export function createQueryServer(k: AccountKeeper): QueryServer<QueryMethods> {
 
   return {
     Accounts: (ctx, req) => {
-      const sub = prefixStore(ctx.kv(STORE_KEY), ACCOUNT_PREFIX);
-      const { items, pagination } = paginate(sub, req.pagination, (key, value) => k.packAccount(k.decodeAccount(key, value)));
+      // page keys are the addresses: the store keys relative to the Accounts prefix
+      const { storeKey, prefix, valueCodec } = k.state.Accounts;
+      const { items, pagination } = paginate(prefixStore(ctx.kv(storeKey), prefix), req.pagination, (address, value) => (
+        k.packAccount(k.accountFromAny(address, valueCodec.decode(value)))
+      ));
       return { accounts: items, pagination };
     },
     Account: (ctx, req) => {

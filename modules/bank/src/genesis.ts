@@ -1,12 +1,9 @@
 /** bank genesis: the default state, validation, InitGenesis and ExportGenesis on `GenesisState`. */
 import type { Coin, Context } from '@chain/app';
 import { addCoins, coinsToString, isValidDenom, validateCoins } from '@chain/app';
-import { fromUtf8 } from '@chain/crypto';
-import { prefixStore } from '@chain/store';
 import type { BankAccountKeeper } from './expected-keepers.js';
-import type { GenesisState, Metadata, SendEnabled } from './gen/chain/bank/v1beta1.js';
+import type { GenesisState, SendEnabled } from './gen/chain/bank/v1beta1.js';
 import type { BankKeeper } from './keeper.js';
-import { BALANCES_PREFIX, DENOM_OWNERS_PREFIX, SEND_ENABLED_PREFIX, STORE_KEY } from './keys.js';
 import { DEFAULT_BANK_PARAMS, storedParams } from './params.js';
 
 export type { GenesisState };
@@ -43,28 +40,26 @@ export function initGenesis(ctx: Context, k: BankKeeper, gen: GenesisState): voi
   for (const m of gen.denom_metadata) k.setDenomMetadata(ctx, m);
 }
 
+/** The GenesisState, read from the collections of `BankKeeper.state`. */
 export function exportGenesis(ctx: Context, k: BankKeeper): GenesisState {
-  const store = ctx.kv(STORE_KEY);
-  // balances: 0x02 | len(addr) | addr | denom, grouped by address
+  const { Balances, Supply, DenomMetadata, SendEnabled } = k.state;
+  // balances are keyed (address, denom): group by address, then sort by the bech32 text
   const balances = new Map<string, Coin[]>();
-  for (const [key, v] of store.iterator(BALANCES_PREFIX, DENOM_OWNERS_PREFIX)) {
-    const len = key[1]!;
-    const addr = k.ak.addressCodec.encode(key.subarray(2, 2 + len));
-    const list = balances.get(addr) ?? [];
-    list.push({ denom: fromUtf8(key.subarray(2 + len)), amount: fromUtf8(v) });
-    balances.set(addr, list);
+  for (const { key: [addr, denom], value } of Balances.iterate(ctx)) {
+    const address = k.ak.addressCodec.encode(addr);
+    const list = balances.get(address) ?? [];
+    list.push({ denom, amount: value.toString() });
+    balances.set(address, list);
   }
   const supply: Coin[] = [];
-  for (const [key, v] of k.supplyStore(ctx).iterator()) supply.push({ denom: fromUtf8(key), amount: fromUtf8(v) });
-  const metas: Metadata[] = [];
-  for (const [, v] of k.metadataStore(ctx).iterator()) metas.push(k.registry.decode<Metadata>('chain.bank.v1beta1.Metadata', v));
+  for (const { key, value } of Supply.iterate(ctx)) supply.push({ denom: key, amount: value.toString() });
   const sendEnabled: SendEnabled[] = [];
-  for (const [key, v] of prefixStore(store, SEND_ENABLED_PREFIX).iterator()) sendEnabled.push({ denom: fromUtf8(key), enabled: v[0] === 1 });
+  for (const { key, value } of SendEnabled.iterate(ctx)) sendEnabled.push({ denom: key, enabled: value });
   return {
     params: storedParams(k.getParams(ctx)),
     balances: [...balances.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([address, coins]) => ({ address, coins })),
     supply,
-    denom_metadata: metas,
+    denom_metadata: DenomMetadata.values(ctx).toArray(),
     send_enabled: sendEnabled,
   };
 }

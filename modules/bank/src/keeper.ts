@@ -2,20 +2,15 @@
 import type { Context, Coin } from '@chain/app';
 import { coinsToString, validateCoins } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
-import { utf8, fromUtf8 } from '@chain/crypto';
 import { Errors } from '@chain/errors';
-import { prefixStore } from '@chain/store';
-import type { KVStore } from '@chain/store';
 import { BankErrors } from './errors.js';
 import { burnEvent, coinbaseEvent, coinReceivedEvent, coinSpentEvent, emit, messageSenderEvent, transferEvent } from './events.js';
 import type { BankAccountKeeper } from './expected-keepers.js';
 import type { Metadata } from './gen/chain/bank/v1beta1.js';
 import { DEFAULT_BANK_PARAMS, storedParams } from './params.js';
 import type { BankParams } from './params.js';
-import {
-  STORE_KEY, PARAMS_KEY, balanceKey, accountBalancesPrefix, supplyKey, metadataKey, sendEnabledKey, denomOwnerKey,
-  SUPPLY_PREFIX, METADATA_PREFIX,
-} from './keys.js';
+import { bankSchema } from './keys.js';
+import type { BankState } from './keys.js';
 
 export interface BankKeeperOptions {
   readonly registry: ProtoRegistry;
@@ -30,16 +25,15 @@ const Burner = 'burner';
 export class BankKeeper {
   readonly registry: ProtoRegistry;
   readonly ak: BankAccountKeeper;
+  /** The module's state: the collections of `bankSchema` (src/keys.ts). */
+  readonly state: BankState;
   private readonly blocked: ReadonlySet<string>;
 
   constructor(opts: BankKeeperOptions) {
     this.registry = opts.registry;
     this.ak = opts.accountKeeper;
     this.blocked = opts.blockedAddresses ?? new Set();
-  }
-
-  private store(ctx: Context): KVStore {
-    return ctx.kv(STORE_KEY);
+    this.state = bankSchema(opts.registry);
   }
 
   isBlockedAddress(address: string): boolean {
@@ -49,60 +43,43 @@ export class BankKeeper {
   // ---- views ----
 
   getBalance(ctx: Context, addr: Uint8Array, denom: string): bigint {
-    const bz = this.store(ctx).get(balanceKey(addr, denom));
-    return bz ? BigInt(fromUtf8(bz)) : 0n;
+    return this.state.Balances.get(ctx, [addr, denom]) ?? 0n;
   }
 
-  /** Balances store of one account: key = denom. */
-  accountBalances(ctx: Context, addr: Uint8Array): KVStore {
-    return prefixStore(this.store(ctx), accountBalancesPrefix(addr));
-  }
-
+  /** The balances of one account, sorted by denom (no zero entries). */
   getAllBalances(ctx: Context, addr: Uint8Array): Coin[] {
     const out: Coin[] = [];
-    for (const [k, v] of this.accountBalances(ctx, addr).iterator()) out.push({ denom: fromUtf8(k), amount: fromUtf8(v) });
+    for (const { key, value } of this.state.Balances.iterate(ctx, { prefix: [addr] })) out.push({ denom: key[1], amount: value.toString() });
     return out;
   }
 
   getSupply(ctx: Context, denom: string): bigint {
-    const bz = this.store(ctx).get(supplyKey(denom));
-    return bz ? BigInt(fromUtf8(bz)) : 0n;
-  }
-
-  supplyStore(ctx: Context): KVStore {
-    return prefixStore(this.store(ctx), SUPPLY_PREFIX);
-  }
-
-  metadataStore(ctx: Context): KVStore {
-    return prefixStore(this.store(ctx), METADATA_PREFIX);
+    return this.state.Supply.get(ctx, denom) ?? 0n;
   }
 
   getDenomMetadata(ctx: Context, denom: string): Metadata | undefined {
-    const bz = this.store(ctx).get(metadataKey(denom));
-    return bz ? this.registry.decode<Metadata>('chain.bank.v1beta1.Metadata', bz) : undefined;
+    return this.state.DenomMetadata.get(ctx, denom);
   }
 
   setDenomMetadata(ctx: Context, m: Metadata): void {
-    this.store(ctx).set(metadataKey(m.base), this.registry.encode('chain.bank.v1beta1.Metadata', m));
+    this.state.DenomMetadata.set(ctx, m.base, m);
   }
 
   getParams(ctx: Context): BankParams {
-    const bz = this.store(ctx).get(PARAMS_KEY);
-    return bz ? this.registry.decode<BankParams>('chain.bank.v1beta1.Params', bz) : { ...DEFAULT_BANK_PARAMS };
+    return this.state.Params.get(ctx) ?? { ...DEFAULT_BANK_PARAMS };
   }
 
   setParams(ctx: Context, p: BankParams): void {
-    this.store(ctx).set(PARAMS_KEY, this.registry.encode('chain.bank.v1beta1.Params', storedParams(p)));
+    this.state.Params.set(ctx, storedParams(p));
     for (const se of p.send_enabled) this.setSendEnabled(ctx, se.denom, se.enabled);
   }
 
   getSendEnabled(ctx: Context, denom: string): boolean | undefined {
-    const bz = this.store(ctx).get(sendEnabledKey(denom));
-    return bz ? bz[0] === 1 : undefined;
+    return this.state.SendEnabled.get(ctx, denom);
   }
 
   setSendEnabled(ctx: Context, denom: string, enabled: boolean): void {
-    this.store(ctx).set(sendEnabledKey(denom), Uint8Array.of(enabled ? 1 : 0));
+    this.state.SendEnabled.set(ctx, denom, enabled);
   }
 
   isSendEnabledCoins(ctx: Context, coins: readonly Coin[]): void {
@@ -115,20 +92,21 @@ export class BankKeeper {
 
   // ---- writes ----
 
+  /** Writes a balance and its `DenomOwners` entry; 0 removes both. */
   private setBalance(ctx: Context, addr: Uint8Array, denom: string, amount: bigint): void {
-    const store = this.store(ctx);
+    const { Balances, DenomOwners } = this.state;
     if (amount === 0n) {
-      store.delete(balanceKey(addr, denom));
-      store.delete(denomOwnerKey(denom, addr));
+      Balances.remove(ctx, [addr, denom]);
+      DenomOwners.remove(ctx, [denom, addr]);
     } else {
-      store.set(balanceKey(addr, denom), utf8(amount.toString()));
-      store.set(denomOwnerKey(denom, addr), new Uint8Array());
+      Balances.set(ctx, [addr, denom], amount);
+      DenomOwners.set(ctx, [denom, addr]);
     }
   }
 
   private setSupply(ctx: Context, denom: string, amount: bigint): void {
-    if (amount === 0n) this.store(ctx).delete(supplyKey(denom));
-    else this.store(ctx).set(supplyKey(denom), utf8(amount.toString()));
+    if (amount === 0n) this.state.Supply.remove(ctx, denom);
+    else this.state.Supply.set(ctx, denom, amount);
   }
 
   /** Removes coins from an account; insufficient funds is sdk code 5 (`X is smaller than Y`). */

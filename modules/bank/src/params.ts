@@ -7,8 +7,8 @@ export type BankParams = Params;
 export const DEFAULT_BANK_PARAMS: BankParams = { send_enabled: [], default_send_enabled: true };
 
 /**
- * The params as stored at `0x05`, served by `Query/Params` and exported in genesis: `send_enabled` is
- * always empty there (its entries live under `0x04`, one per denom).
+ * The params as stored (`state.Params`), served by `Query/Params` and exported in genesis: `send_enabled`
+ * is always empty there (its entries live in `state.SendEnabled`, one per denom).
  */
 export function storedParams(p: BankParams): BankParams {
   return { send_enabled: [], default_send_enabled: p.default_send_enabled };

@@ -1,15 +1,16 @@
 /** The Query service of bank (`chain.bank.v1beta1.Query`): balances, supply, params, metadata, owners. */
-import type { Context, QueryServer } from '@chain/app';
+import type { Context, PageRequest, PageResponse, QueryServer } from '@chain/app';
 import { isValidDenom, paginate } from '@chain/app';
-import { fromUtf8 } from '@chain/crypto';
+import type { KeyCodec, ValueCodec } from '@chain/collections';
 import { GrpcCode, statusError } from '@chain/errors';
 import { prefixStore } from '@chain/store';
 import type {
-  Metadata, QueryAllBalancesRequest, QueryMethods, QuerySpendableBalancesRequest, SendEnabled,
+  QueryAllBalancesRequest, QueryMethods, QuerySpendableBalancesRequest, SendEnabled,
 } from './gen/chain/bank/v1beta1.js';
 import type { BankKeeper } from './keeper.js';
-import { SEND_ENABLED_PREFIX, STORE_KEY, denomOwnersPrefix } from './keys.js';
 import { storedParams } from './params.js';
+
+const LONE_SURROGATE = /\p{Cs}/u;
 
 export function createQueryServer(k: BankKeeper): QueryServer<QueryMethods> {
   const codec = k.ak.addressCodec;
@@ -29,7 +30,7 @@ export function createQueryServer(k: BankKeeper): QueryServer<QueryMethods> {
   };
   /** AllBalances and SpendableBalances (no locked coins yet: the same) */
   const balancesPage = (ctx: Context, req: QueryAllBalancesRequest | QuerySpendableBalancesRequest) => {
-    const { items, pagination } = paginate(k.accountBalances(ctx, qAddr(req.address)), req.pagination, (key, v) => ({ denom: fromUtf8(key), amount: fromUtf8(v) }));
+    const { items, pagination } = paginateCollection(ctx, k.state.Balances, [qAddr(req.address)], req.pagination, ([, denom], amount) => ({ denom, amount: amount.toString() }));
     return { balances: items, pagination };
   };
 
@@ -42,7 +43,7 @@ export function createQueryServer(k: BankKeeper): QueryServer<QueryMethods> {
     AllBalances: balancesPage,
     SpendableBalances: balancesPage,
     TotalSupply: (ctx, req) => {
-      const { items, pagination } = paginate(k.supplyStore(ctx), req.pagination, (key, v) => ({ denom: fromUtf8(key), amount: fromUtf8(v) }));
+      const { items, pagination } = paginateCollection(ctx, k.state.Supply, undefined, req.pagination, (denom, amount) => ({ denom, amount: amount.toString() }));
       return { supply: items, pagination };
     },
     SupplyOf: (ctx, req) => {
@@ -57,30 +58,59 @@ export function createQueryServer(k: BankKeeper): QueryServer<QueryMethods> {
       return { metadata };
     },
     DenomsMetadata: (ctx, req) => {
-      const { items, pagination } = paginate(k.metadataStore(ctx), req.pagination, (_key, v) => k.registry.decode<Metadata>('chain.bank.v1beta1.Metadata', v));
+      const { items, pagination } = paginateCollection(ctx, k.state.DenomMetadata, undefined, req.pagination, (_denom, metadata) => metadata);
       return { metadatas: items, pagination };
     },
     DenomOwners: (ctx, req) => {
       const denom = qDenom(req.denom);
-      const owners = prefixStore(ctx.kv(STORE_KEY), denomOwnersPrefix(denom));
-      const { items, pagination } = paginate(owners, req.pagination, (key) => {
-        const addr = key.subarray(1, 1 + key[0]!);
-        return { address: codec.encode(addr), balance: { denom, amount: k.getBalance(ctx, addr, denom).toString() } };
-      });
+      const { items, pagination } = paginateCollection(ctx, k.state.DenomOwners, [denom], req.pagination, ([, addr]) => (
+        { address: codec.encode(addr), balance: { denom, amount: k.getBalance(ctx, addr, denom).toString() } }
+      ));
       return { denom_owners: items, pagination };
     },
     SendEnabled: (ctx, req) => {
       if (req.denoms.length > 0) {
         const out: SendEnabled[] = [];
         for (const denom of req.denoms) {
+          // a lone surrogate (decoded from invalid UTF-8) is no key (stringKey refuses it) and names no denom
+          if (LONE_SURROGATE.test(denom)) continue;
           const enabled = k.getSendEnabled(ctx, denom);
           if (enabled !== undefined) out.push({ denom, enabled });
         }
         return { send_enabled: out, pagination: null };
       }
-      const store = prefixStore(ctx.kv(STORE_KEY), SEND_ENABLED_PREFIX);
-      const { items, pagination } = paginate(store, req.pagination, (key, v) => ({ denom: fromUtf8(key), enabled: v[0] === 1 }));
+      const { items, pagination } = paginateCollection(ctx, k.state.SendEnabled, undefined, req.pagination, (denom, enabled) => ({ denom, enabled }));
       return { send_enabled: items, pagination };
     },
   };
+}
+
+/**
+ * `paginate` of @chain/app over a collection's entries, or over those under the partial key `under` (a
+ * composite key's first parts). Page keys (`pagination.key`, `next_key`) are store keys relative to the
+ * collection prefix and `under`, as clients hold them: the denom for the balances of an account, the supply,
+ * the metadata and the send-enabled flags; `len(addr) | addr` for the owners of a denom.
+ */
+function paginateCollection<K, P, V, T>(
+  ctx: Context,
+  coll: { readonly storeKey: string; readonly prefix: Uint8Array; readonly keyCodec: KeyCodec<K, P>; readonly valueCodec?: ValueCodec<V> },
+  under: P | undefined,
+  req: PageRequest | null | undefined,
+  map: (key: K, value: V) => T,
+): { items: T[]; pagination: PageResponse } {
+  const { prefix, keyCodec, valueCodec } = coll;
+  let base = prefix;
+  if (under !== undefined) {
+    // the encoding of a partial key is a byte prefix of every key under it (collections' `Range.prefix`)
+    const pc = keyCodec.prefix!;
+    base = new Uint8Array(prefix.length + pc.size(under));
+    base.set(prefix, 0);
+    pc.write(base, prefix.length, under);
+  }
+  return paginate(prefixStore(ctx.kv(coll.storeKey), base), req, (rel, raw) => {
+    const full = new Uint8Array(base.length + rel.length);
+    full.set(base, 0);
+    full.set(rel, base.length);
+    return map(keyCodec.read(full, prefix.length, full.length), valueCodec ? valueCodec.decode(raw) : (null as V));
+  });
 }
