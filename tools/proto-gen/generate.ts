@@ -44,20 +44,45 @@ export interface Unit {
   readonly wellKnown?: boolean;
 }
 
-export const UNITS: readonly Unit[] = [
+/**
+ * The units that are not modules (infrastructure, the node, test fixtures). Modules are found on disk
+ * (`moduleUnits`): a new module's protos are generated without editing this list.
+ */
+export const FIXED_UNITS: readonly Unit[] = [
   { npm: '@chain/codec', protoDir: 'packages/codec/proto', outDir: 'packages/codec/src/gen', exported: true, wellKnown: true },
   { npm: '@chain/tx', protoDir: 'packages/tx/proto', outDir: 'packages/tx/src/gen', exported: true },
   // not generated yet: packages/consensus/src is being reworked; set outDir to 'packages/consensus/src/gen'
   // and export './gen/index.js' from its index to give apps/node typed tendermint.* fields
   { npm: '@chain/consensus', protoDir: 'packages/consensus/proto', outDir: null, exported: false },
-  { npm: '@chain/auth', protoDir: 'modules/auth/proto', outDir: 'modules/auth/src/gen', exported: true },
-  { npm: '@chain/bank', protoDir: 'modules/bank/proto', outDir: 'modules/bank/src/gen', exported: true },
-  { npm: '@chain/evm', protoDir: 'modules/evm/proto', outDir: 'modules/evm/src/gen', exported: true },
   { npm: '@chain/node', protoDir: 'apps/node/proto', outDir: 'apps/node/src/gen', exported: false },
   // test fixtures
   { npm: '@chain/app', protoDir: 'packages/app/test/fixtures/proto', outDir: 'packages/app/test/fixtures/gen', exported: false },
   { npm: '@chain/codec', protoDir: 'packages/codec/test/fixtures', outDir: 'packages/codec/test/fixtures/gen', exported: false },
 ];
+
+/**
+ * Every module with protos: `modules/<dir>/proto` → `modules/<dir>/src/gen`, exported, named by its
+ * package.json (folders starting with `.` and folders without a package.json or a proto folder are skipped).
+ */
+export function moduleUnits(repoRoot: string): Unit[] {
+  const base = join(repoRoot, 'modules');
+  if (!existsSync(base)) return [];
+  const out: Unit[] = [];
+  for (const d of readdirSync(base).sort()) {
+    if (d.startsWith('.')) continue;
+    const pkg = join(base, d, 'package.json');
+    if (!existsSync(pkg) || !existsSync(join(base, d, 'proto'))) continue;
+    const { name } = JSON.parse(readFileSync(pkg, 'utf8')) as { name?: unknown };
+    if (typeof name !== 'string') throw new Error(`modules/${d}/package.json has no name`);
+    out.push({ npm: name, protoDir: `modules/${d}/proto`, outDir: `modules/${d}/src/gen`, exported: true });
+  }
+  return out;
+}
+
+/** The units of the repository at `repoRoot`: the fixed ones and every module found on disk. */
+export function unitsOf(repoRoot: string): Unit[] {
+  return [...FIXED_UNITS, ...moduleUnits(repoRoot)];
+}
 
 /** where `ServiceDef` and `ProtoObject` live (imported relatively by the codec package's own generated files) */
 const CODEC_SRC = 'packages/codec/src';
@@ -86,7 +111,7 @@ const bare = (fullName: string): string => (fullName.startsWith('.') ? fullName.
 const alias = (pkg: string): string => pkg.replace(/\./g, '_');
 
 /** Every proto of every unit in one protobufjs Root (keepCase, `//` comments kept). */
-export function loadRoot(repoRoot: string, units: readonly Unit[] = UNITS): { root: protobuf.Root; unitOfFile: (f: string | null) => Unit | undefined } {
+export function loadRoot(repoRoot: string, units: readonly Unit[] = unitsOf(repoRoot)): { root: protobuf.Root; unitOfFile: (f: string | null) => Unit | undefined } {
   const dirs = units.map((u) => join(repoRoot, u.protoDir));
   const root = new protobuf.Root();
   root.resolvePath = (origin: string, target: string): string => {
@@ -349,7 +374,7 @@ function checkNames(out: PackageOut): void {
 }
 
 /** Every generated file (path relative to the repository root → content). */
-export function generate(repoRoot: string, units: readonly Unit[] = UNITS): Map<string, string> {
+export function generate(repoRoot: string, units: readonly Unit[] = unitsOf(repoRoot)): Map<string, string> {
   const { root, unitOfFile } = loadRoot(repoRoot, units);
   const packages = collect(root, unitOfFile);
   const files = new Map<string, string>();
@@ -376,7 +401,7 @@ export function generate(repoRoot: string, units: readonly Unit[] = UNITS): Map<
 }
 
 /** Generated files below the units' output folders as they are on disk. */
-export function onDisk(repoRoot: string, units: readonly Unit[] = UNITS): Map<string, string> {
+export function onDisk(repoRoot: string, units: readonly Unit[] = unitsOf(repoRoot)): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (rel: string): void => {
     const abs = join(repoRoot, rel);
@@ -392,7 +417,7 @@ export function onDisk(repoRoot: string, units: readonly Unit[] = UNITS): Map<st
 }
 
 /** Differences between the generated files and the files on disk (empty: up to date). */
-export function stale(repoRoot: string, units: readonly Unit[] = UNITS): string[] {
+export function stale(repoRoot: string, units: readonly Unit[] = unitsOf(repoRoot)): string[] {
   const want = generate(repoRoot, units);
   const have = onDisk(repoRoot, units);
   const out: string[] = [];
