@@ -32,6 +32,7 @@ export class HookSlot<H extends HookMethods<H>> {
       }
       out[m] = bound.length === 1 ? bound[0]! : (...args: unknown[]) => { for (const f of bound) f(...args); };
     }
+    // every method of H is in `out` (built from the method list): the one place the fan-out is typed
     this.fanOut = out as unknown as H;
   }
 
