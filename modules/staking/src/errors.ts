@@ -1,0 +1,46 @@
+/** Registered errors of the staking module (codespace `staking`, codes of Cosmos SDK v0.45 x/staking/types/errors.go). */
+import { registerError } from '@chain/errors';
+import { MODULE_NAME } from './keys.js';
+
+const r = (code: number, description: string) => registerError(MODULE_NAME, code, description);
+
+export const StakingErrors = {
+  EmptyValidatorAddr: r(2, 'empty validator address'),
+  NoValidatorFound: r(3, 'validator does not exist'),
+  ValidatorOwnerExists: r(4, 'validator already exist for this operator address; must use new validator operator address'),
+  ValidatorPubKeyExists: r(5, 'validator already exist for this pubkey; must use new validator pubkey'),
+  ValidatorPubKeyTypeNotSupported: r(6, 'validator pubkey type is not supported'),
+  ValidatorJailed: r(7, 'validator for this address is currently jailed'),
+  BadRemoveValidator: r(8, 'failed to remove validator'),
+  CommissionNegative: r(9, 'commission must be positive'),
+  CommissionHuge: r(10, 'commission cannot be more than 100%'),
+  CommissionGTMaxRate: r(11, 'commission cannot be more than the max rate'),
+  CommissionUpdateTime: r(12, 'commission cannot be changed more than once in 24h'),
+  CommissionChangeRateNegative: r(13, 'commission change rate must be positive'),
+  CommissionChangeRateGTMaxRate: r(14, 'commission change rate cannot be more than the max rate'),
+  CommissionGTMaxChangeRate: r(15, 'commission cannot be changed more than max change rate'),
+  SelfDelegationBelowMinimum: r(16, "validator's self delegation must be greater than their minimum self delegation"),
+  MinSelfDelegationDecreased: r(17, 'minimum self delegation cannot be decrease'),
+  EmptyDelegatorAddr: r(18, 'empty delegator address'),
+  NoDelegation: r(19, 'no delegation for (address, validator) tuple'),
+  BadDelegatorAddr: r(20, 'delegator does not exist with address'),
+  NoDelegatorForAddress: r(21, 'delegator does not contain delegation'),
+  InsufficientShares: r(22, 'insufficient delegation shares'),
+  DelegationValidatorEmpty: r(23, 'cannot delegate to an empty validator'),
+  NotEnoughDelegationShares: r(24, 'not enough delegation shares'),
+  NotMature: r(25, 'entry not mature'),
+  NoUnbondingDelegation: r(26, 'no unbonding delegation found'),
+  MaxUnbondingDelegationEntries: r(27, 'too many unbonding delegation entries for (delegator, validator) tuple'),
+  NoRedelegation: r(28, 'no redelegation found'),
+  SelfRedelegation: r(29, 'cannot redelegate to the same validator'),
+  TinyRedelegationAmount: r(30, 'too few tokens to redelegate (truncates to zero tokens)'),
+  BadRedelegationDst: r(31, 'redelegation destination validator not found'),
+  TransitiveRedelegation: r(32, 'redelegation to this validator already in progress; first redelegation to this validator must complete before next redelegation'),
+  MaxRedelegationEntries: r(33, 'too many redelegation entries for (delegator, src-validator, dst-validator) tuple'),
+  DelegatorShareExRateInvalid: r(34, 'cannot delegate to validators with invalid (zero) ex-rate'),
+  BothShareMsgsGiven: r(35, 'both shares amount and shares percent provided'),
+  NeitherShareMsgsGiven: r(36, 'neither shares amount nor shares percent provided'),
+  InvalidHistoricalInfo: r(37, 'invalid historical info'),
+  NoHistoricalInfo: r(38, 'no historical info found'),
+  EmptyValidatorPubKey: r(39, 'empty validator public key'),
+};
