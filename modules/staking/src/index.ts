@@ -17,3 +17,5 @@ export { tokensFromSharesTruncated } from './math.js';
 export { formatTimeKey } from './time.js';
 // generated types of chain.staking.v1beta1 (`chain_staking_v1beta1.Validator`, `Query`, ...)
 export { chain_staking_v1beta1 } from './gen/index.js';
+export { STAKING_HOOK_NAMES, stakingHookSlot } from './hooks.js';
+export type { StakingHooks } from './hooks.js';
