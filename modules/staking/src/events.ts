@@ -1,6 +1,6 @@
 /**
- * Events of the staking module (the SDK's x/staking/types/events.go). Nothing emits them yet: the messages
- * and EndBlock that do come with the next slice; the names are fixed here so they have one home.
+ * Events of the staking module (the SDK's x/staking/types/events.go), emitted by the msg server and by
+ * EndBlock (`complete_unbonding`, `complete_redelegation`). The `amount` key is the SDK's generic one.
  */
 export const EventType = {
   CompleteUnbonding: 'complete_unbonding',

@@ -16,8 +16,20 @@ export interface StakingAccountKeeper {
   ensureModuleAccount(ctx: Context, name: string): Uint8Array;
 }
 
+/**
+ * bank's keeper as staking uses it. Bank has no `DelegateCoinsFromAccountToModule` /
+ * `UndelegateCoinsFromModuleToAccount` (no vesting accounts on this chain): delegations and completed
+ * unbondings use the plain module sends, which also emit bank's `transfer` and `message{sender}` events
+ * (the SDK's delegate/undelegate sends emit only `coin_spent` and `coin_received`).
+ */
 export interface StakingBankKeeper {
   getBalance(ctx: Context, addr: Uint8Array, denom: string): bigint;
   /** every non-zero balance of an account, sorted by denom */
   getAllBalances(ctx: Context, addr: Uint8Array): Coin[];
+  /** total supply of a denom (`StakingTokenSupply`) */
+  getSupply(ctx: Context, denom: string): bigint;
+  sendCoinsFromAccountToModule(ctx: Context, from: Uint8Array, module: string, coins: Coin[]): void;
+  sendCoinsFromModuleToAccount(ctx: Context, module: string, to: Uint8Array, coins: Coin[]): void;
+  sendCoinsFromModuleToModule(ctx: Context, from: string, to: string, coins: Coin[]): void;
+  burnCoins(ctx: Context, module: string, coins: Coin[]): void;
 }

@@ -70,14 +70,11 @@ const coinsOf = (denom: string, amount: bigint): Coin[] => (amount === 0n ? [] :
  * entries; checks that the bonded and not-bonded pool balances equal the bonded tokens and the not-bonded
  * tokens (plus unbonding entry balances); returns the initial validator updates.
  *
- * `exported: true` (a genesis written by export): the last validator powers are stored and returned as the
- * updates, in the genesis order. `exported: false`: the SDK runs `ApplyAndReturnValidatorSetUpdates`; this
- * slice covers the case where that changes no bonding status (every validator of the new set is already
- * bonded and every bonded validator is in it): the updates are the bonded validators in power order
- * (at most `max_validators`, stopping at the first with zero power) with power = tokens / power reduction,
- * and the last validator powers and the last total power are set from them. A genesis that would need a
- * validator to be bonded or unbonded (token moves between the pools) is refused until EndBlock's validator
- * set changes land. The staking hooks (AfterValidatorCreated, ...) are not called: there are none yet.
+ * `exported: false` calls the hooks AfterValidatorCreated (per validator) and BeforeDelegationCreated /
+ * AfterDelegationModified (per delegation), as the SDK, and computes the initial set with
+ * `ApplyAndReturnValidatorSetUpdates` (bonding / unbonding validators with their pool moves).
+ * `exported: true` (a genesis written by export): no hooks; the last validator powers are stored and
+ * returned as the updates, in the genesis order.
  */
 export function initGenesis(ctx: Context, k: StakingKeeper, gen: GenesisState): ValidatorUpdate[] {
   const params = gen.params ?? defaultParams();
@@ -90,6 +87,7 @@ export function initGenesis(ctx: Context, k: StakingKeeper, gen: GenesisState): 
     k.setValidator(ctx, v);
     k.setValidatorByConsAddr(ctx, v);
     k.setValidatorByPowerIndex(ctx, v);
+    if (!gen.exported) k.hooks.call.afterValidatorCreated(ctx, k.valCodec.decode(v.operator_address));
     if (v.status === BondStatus.BOND_STATUS_UNBONDING) k.insertUnbondingValidatorQueue(ctx, v);
     const tokens = BigInt(v.tokens || '0');
     switch (v.status) {
@@ -104,7 +102,13 @@ export function initGenesis(ctx: Context, k: StakingKeeper, gen: GenesisState): 
         throw new Error('invalid validator status');
     }
   }
-  for (const d of gen.delegations) k.setDelegation(ctx, d);
+  for (const d of gen.delegations) {
+    const del = k.accCodec.decode(d.delegator_address);
+    const val = k.valCodec.decode(d.validator_address);
+    if (!gen.exported) k.hooks.call.beforeDelegationCreated(ctx, del, val);
+    k.setDelegation(ctx, d);
+    if (!gen.exported) k.hooks.call.afterDelegationModified(ctx, del, val);
+  }
   for (const ubd of gen.unbonding_delegations) {
     k.setUnbondingDelegation(ctx, ubd);
     for (const e of ubd.entries) {
@@ -134,46 +138,7 @@ export function initGenesis(ctx: Context, k: StakingKeeper, gen: GenesisState): 
     }
     return updates;
   }
-  return applyGenesisValidatorSet(ctx, k, params.max_validators);
-}
-
-/** See `initGenesis`: the subset of `ApplyAndReturnValidatorSetUpdates` that moves no tokens. */
-function applyGenesisValidatorSet(ctx: Context, k: StakingKeeper, maxValidators: number): ValidatorUpdate[] {
-  const last = new Map<string, bigint>();
-  for (const { key, value } of k.state.LastValidatorPower.iterate(ctx)) last.set(Buffer.from(key).toString('hex'), value);
-  const updates: ValidatorUpdate[] = [];
-  const inSet = new Set<string>();
-  let total = 0n;
-  let count = 0;
-  for (const op of k.validatorsByPower(ctx)) {
-    if (count >= maxValidators) break;
-    const v = k.getValidator(ctx, op)!;
-    if (v.jailed) throw new Error('should never retrieve a jailed validator from the power store');
-    if (k.potentialConsensusPower(v) === 0n) break;
-    if (v.status !== BondStatus.BOND_STATUS_BONDED) {
-      throw new Error(`genesis validator ${v.operator_address} would be bonded: bonding validators at genesis (exported: false) is not supported yet`);
-    }
-    const hex = Buffer.from(op).toString('hex');
-    const power = k.consensusPower(v);
-    if (last.get(hex) !== power) {
-      updates.push(k.validatorUpdate(v, power));
-      k.setLastValidatorPower(ctx, op, power);
-    }
-    inSet.add(hex);
-    count++;
-    total += power;
-  }
-  for (const { key, value: v } of k.state.Validators.iterate(ctx)) {
-    const hex = Buffer.from(key).toString('hex');
-    if (v.status === BondStatus.BOND_STATUS_BONDED && !inSet.has(hex)) {
-      throw new Error(`genesis validator ${v.operator_address} would be unbonded: unbonding validators at genesis (exported: false) is not supported yet`);
-    }
-  }
-  for (const hex of last.keys()) {
-    if (!inSet.has(hex)) throw new Error('genesis last validator powers name a validator outside the new set: not supported yet');
-  }
-  if (updates.length > 0) k.setLastTotalPower(ctx, total);
-  return updates;
+  return k.applyAndReturnValidatorSetUpdates(ctx);
 }
 
 function checkPool(ctx: Context, k: StakingKeeper, name: string, expected: Coin[], message: string): void {

@@ -19,3 +19,13 @@ export { formatTimeKey } from './time.js';
 export { chain_staking_v1beta1 } from './gen/index.js';
 export { STAKING_HOOK_NAMES, stakingHookSlot } from './hooks.js';
 export type { StakingHooks } from './hooks.js';
+export { createMsgServer as createStakingMsgServer, DO_NOT_MODIFY_DESC, updateDescription, ensureDescriptionLength } from './msg-server.js';
+export {
+  STAKING_INVARIANTS, allInvariants as allStakingInvariants, moduleAccountsInvariant, nonNegativePowerInvariant, positiveDelegationInvariant,
+  delegatorSharesInvariant,
+} from './invariants.js';
+export type { InvariantResult as StakingInvariantResult } from './invariants.js';
+export {
+  addTokensFromDel, removeDelShares, removeTokens, sharesFromTokens, sharesFromTokensTruncated, tokensFromShares,
+  tokensFromSharesTruncated as validatorTokensFromSharesTruncated, tokensFromSharesRoundUp, invalidExRate, validateCommissionRates, validateNewRate,
+} from './shares.js';

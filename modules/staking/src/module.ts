@@ -1,7 +1,8 @@
 /** The staking AppModule: what the module manager sees (services, genesis); the parts live in their own files. */
 import type { AppModule, Context, ServiceRegistrar, ValidatorUpdate } from '@chain/app';
 import { CONSENSUS_PROTO_DIR } from '@chain/consensus';
-import { Query } from './gen/chain/staking/v1beta1.js';
+import { Msg, Query } from './gen/chain/staking/v1beta1.js';
+import { createMsgServer } from './msg-server.js';
 import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from './genesis.js';
 import type { GenesisState } from './genesis.js';
 import type { StakingKeeper } from './keeper.js';
@@ -17,17 +18,29 @@ export class StakingModule implements AppModule {
   /** HistoricalInfo imports tendermint.types.Header: the consensus protos are an import root first */
   readonly protoDirs = [CONSENSUS_PROTO_DIR, PROTO_DIR];
   readonly genesisType = 'chain.staking.v1beta1.GenesisState';
-  /** InitGenesis (and, with the next slice, EndBlock) returns the validator updates */
+  /** InitGenesis and EndBlock return the validator updates */
   readonly returnsValidatorUpdates = true;
+  /** the staking hooks must be wired (`keeper.hooks.set(...)`) */
+  readonly hookSlots: AppModule['hookSlots'];
 
-  constructor(readonly keeper: StakingKeeper) {}
+  constructor(readonly keeper: StakingKeeper) {
+    this.hookSlots = [keeper.hooks];
+  }
 
-  /**
-   * The Query service. The Msg service (tx.proto) is not registered: its handlers come with the next
-   * slice.
-   */
+  /** The Msg and Query services. */
   registerServices(reg: ServiceRegistrar): void {
+    reg.registerMsgService(Msg, createMsgServer(this.keeper));
     reg.registerQueryService(Query, createQueryServer(this.keeper));
+  }
+
+  /** BeginBlock: `TrackHistoricalInfo`. */
+  beginBlock(ctx: Context): void {
+    this.keeper.trackHistoricalInfo(ctx);
+  }
+
+  /** EndBlock: `BlockValidatorUpdates` (the validator set, then the unbonding and redelegation queues). */
+  endBlock(ctx: Context): ValidatorUpdate[] {
+    return this.keeper.blockValidatorUpdates(ctx);
   }
 
   defaultGenesis(): GenesisState {

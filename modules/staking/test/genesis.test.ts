@@ -66,10 +66,13 @@ describe('staking: genesis', () => {
       x.last_total_power = '1000';
       x.last_validator_powers = [{ address: valoper(0), power: '100' }, { address: valoper(1), power: '900' }];
     });
-    const res = await s.chain.init(appGenesis(g));
+    const res = s.chain.initChain(appGenesis(g));
     expect(res.validators.map((u) => [toHex(u.pubKey.key), u.power])).to.deep.equal([[toHex(consKey(0)), 100n], [toHex(consKey(1)), 900n]]);
-    expect(s.keeper.getLastTotalPower(s.chain.ctx())).to.equal(1000n);
-    expect(s.keeper.getLastValidatorPower(s.chain.ctx(), s.keeper.valCodec.decode(valoper(0)))).to.equal(100n);
+    // block 1's EndBlock then brings the set in line with the tokens (v0: 150 tokens → power 150)
+    const b1 = await s.chain.block([]);
+    expect(b1.validatorUpdates.map((u) => [toHex(u.pubKey.key), u.power])).to.deep.equal([[toHex(consKey(0)), 150n]]);
+    expect(s.keeper.getLastTotalPower(s.chain.ctx())).to.equal(1050n);
+    expect(s.keeper.getLastValidatorPower(s.chain.ctx(), s.keeper.valCodec.decode(valoper(0)))).to.equal(150n);
   });
 
   it('round trip: export → init on a fresh chain gives the same app hash and the same export', async () => {
@@ -162,11 +165,45 @@ describe('staking: genesis', () => {
       })))).to.throw(/^invalid validator status$/);
     });
 
-    it('bonding a validator at genesis (exported: false) is refused until EndBlock lands', async () => {
+    it('exported: false bonds a validator entering the set (status, pools) through ApplyAndReturnValidatorSetUpdates', async () => {
       const s = await chain();
-      expect(() => s.chain.initChain(appGenesis(withStaking((g) => {
+      const res = s.chain.initChain(appGenesis(withStaking((g) => {
         (g.params as Json).max_validators = 3;
-      })))).to.throw(/would be bonded: bonding validators at genesis \(exported: false\) is not supported yet/);
+      })));
+      expect(res.validators.map((u) => [toHex(u.pubKey.key), u.power])).to.deep.equal([[toHex(consKey(1)), 900n], [toHex(consKey(0)), 150n], [toHex(consKey(2)), 5n]]);
+      await s.chain.block([]);
+      const ctx = s.chain.ctx();
+      expect(s.keeper.getValidator(ctx, s.keeper.valCodec.decode(valoper(2)))!.status).to.equal(3);
+      expect(s.keeper.totalBondedTokens(ctx)).to.equal(BONDED + 5n * E18);
+      expect(s.bank.getBalance(ctx, s.keeper.notBondedPoolAddress(), 'achain')).to.equal(NOT_BONDED - 5n * E18);
+      expect(s.keeper.getLastTotalPower(ctx)).to.equal(1055n);
+    });
+
+    it('exported: false calls the hooks (AfterValidatorCreated, BeforeDelegationCreated / AfterDelegationModified); exported: true none', async () => {
+      const calls: string[] = [];
+      const hooks = { afterValidatorCreated: () => calls.push('created'), beforeDelegationCreated: () => calls.push('before'), afterDelegationModified: () => calls.push('after'), afterValidatorBonded: () => calls.push('bonded') };
+      const s = await openChain({ hooks: [hooks] });
+      open.push(s);
+      s.chain.initChain(appGenesis());
+      expect(calls).to.deep.equal(['created', 'created', 'created', 'before', 'after', 'before', 'after', 'before', 'after', 'before', 'after', 'before', 'after']);
+      const t = await openChain({ hooks: [hooks] });
+      open.push(t);
+      calls.length = 0;
+      t.chain.initChain(appGenesis(withStaking((g) => {
+        g.exported = true;
+      })));
+      expect(calls).to.deep.equal([]);
+    });
+
+    it('exported: false with a bonded validator outside the set that was never in the last set: no update, status kept (as the SDK)', async () => {
+      const s = await chain();
+      const res = s.chain.initChain(appGenesis(withStaking((g) => {
+        (g.params as Json).max_validators = 1;
+      })));
+      // v0 was never in the last set: it is unbonded without an update; v1 enters
+      expect(res.validators.map((u) => [toHex(u.pubKey.key), u.power])).to.deep.equal([[toHex(consKey(1)), 900n]]);
+      await s.chain.block([]);
+      expect(s.keeper.getValidator(s.chain.ctx(), s.keeper.valCodec.decode(valoper(0)))?.status).to.equal(3);
     });
 
     it('an unbonding validator goes into the validator queue', async () => {

@@ -3,6 +3,11 @@
  * createChainApp composes the node's app), plus a genesis with three validators (two bonded, one unbonded
  * outside `max_validators`), delegations, an unbonding delegation and a redelegation.
  */
+import { Context as AppContext, EventManager, InfiniteGasMeter } from '@chain/app';
+import type { ExecTxResult } from '@chain/app';
+import { buildTx } from '@chain/testing';
+import { branch } from '@chain/store';
+import { STAKING_HOOK_NAMES, allStakingInvariants } from '../src/index.js';
 import type { AppModule, Context } from '@chain/app';
 import { AccountKeeper, AddressCodec, AuthModule } from '@chain/auth';
 import { BankKeeper, BankModule } from '@chain/bank';
@@ -11,6 +16,7 @@ import { sha256, toBase64, toBech32 } from '@chain/crypto';
 import { TestChain, devKey as sharedDevKey, testAppConfig } from '@chain/testing';
 import type { DevKey } from '@chain/testing';
 import { BONDED_POOL_NAME, NOT_BONDED_POOL_NAME, StakingKeeper, StakingModule } from '../src/index.js';
+import type { StakingHooks } from '../src/index.js';
 
 export const CHAIN_ID = 'staking-test-1';
 export const PREFIX = 'chain';
@@ -52,7 +58,7 @@ class HistTestModule implements AppModule {
 }
 
 /** A fresh auth + bank + staking chain (`close()` it); not initialized yet. */
-export async function openChain(opts: { withHistory?: boolean } = {}): Promise<TestSetup> {
+export async function openChain(opts: { withHistory?: boolean; hooks?: Partial<StakingHooks>[] } = {}): Promise<TestSetup> {
   const registry = new ProtoRegistry();
   const ak = new AccountKeeper({
     registry,
@@ -61,6 +67,7 @@ export async function openChain(opts: { withHistory?: boolean } = {}): Promise<T
   });
   const bank = new BankKeeper({ registry, accountKeeper: ak });
   const keeper = new StakingKeeper({ registry, accountKeeper: ak, bankKeeper: bank });
+  keeper.hooks.set(...(opts.hooks ?? []));
   const modules: AppModule[] = [new AuthModule(ak), new BankModule(bank), new StakingModule(keeper)];
   if (opts.withHistory) modules.push(new HistTestModule(keeper));
   const chain = await TestChain.open({ registry, chainId: CHAIN_ID, modules, config: testAppConfig(modules) });
@@ -156,3 +163,81 @@ export function sharedModuleAddress(name: string): Uint8Array {
 export function appGenesis(staking: Record<string, unknown> = stakingGenesis(), bank: Record<string, unknown> = bankGenesis()): Record<string, unknown> {
   return { bank, staking };
 }
+
+// ---- messages, blocks and contexts for the state-transition tests ----
+
+
+/** A tx carrying `msgs` (`[type name, message]`), "signed" by dev key `signer` (the test chain has no ante handler). */
+export function msgTx(s: TestSetup, signer: number, msgs: [string, Record<string, unknown>][]): Uint8Array {
+  const anys = msgs.map(([name, m]) => s.registry.packAny(`chain.staking.v1beta1.${name}`, m));
+  return buildTx(s.registry, [{ key: devKey(signer), accountNumber: 0n, sequence: 0n }], anys, { chainId: CHAIN_ID, fee: [] });
+}
+
+/** The consensus key `i` as the Any of a MsgCreateValidator. */
+export function consAny(s: TestSetup, i: number) {
+  return s.registry.packAny('chain.crypto.ed25519.PubKey', { key: consKey(i) }, '/cosmos.crypto.ed25519.PubKey');
+}
+
+/** A MsgCreateValidator of dev key `i` with `amount` tokens (rates 0.1 / 0.2 / 0.01, min self delegation 1). */
+export function createValidatorMsg(s: TestSetup, i: number, amount: bigint, o: Partial<Record<string, unknown>> = {}): [string, Record<string, unknown>] {
+  return ['MsgCreateValidator', {
+    description: { moniker: `node${i}`, identity: '', website: '', security_contact: '', details: '' },
+    commission: { rate: (10n ** 17n).toString(), max_rate: (2n * 10n ** 17n).toString(), max_change_rate: (10n ** 16n).toString() },
+    min_self_delegation: '1',
+    delegator_address: devKey(i).address,
+    validator_address: valoper(i),
+    pubkey: consAny(s, i),
+    value: { denom: DENOM, amount: amount.toString() },
+    ...o,
+  }];
+}
+
+/** Events as `[type, {key: value}]` pairs, in order. */
+export function eventList(r: { events: readonly { type: string; attributes: readonly { key: string; value: string }[] }[] }): [string, Record<string, string>][] {
+  return r.events.map((e) => [e.type, Object.fromEntries(e.attributes.filter((a) => a.key !== 'mode').map((a) => [a.key, a.value]))]);
+}
+
+/** The failure of a tx: [codespace, code, log]. */
+export const failure = (r: ExecTxResult): [string, number, string] => [r.codespace, r.code, r.log];
+
+/** A genesis with no validators: dev keys 0–4 hold 1000 tokens each; the pools are empty. */
+export function emptyGenesis(params: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    staking: {
+      params: { unbonding_time: '1814400s', max_validators: 100, max_entries: 7, historical_entries: 5, bond_denom: DENOM, ...params },
+      last_total_power: '0', last_validator_powers: [], validators: [], delegations: [], unbonding_delegations: [], redelegations: [], exported: false,
+    },
+    bank: {
+      params: { send_enabled: [], default_send_enabled: true },
+      balances: [0, 1, 2, 3, 4].map((i) => ({ address: devKey(i).address, coins: [{ denom: DENOM, amount: (1000n * E18).toString() }] })),
+      supply: [], denom_metadata: [], send_enabled: [],
+    },
+  };
+}
+
+/** A hooks listener recording every call as `name(args…)` with addresses in bech32. */
+export function hookRecorder(): { calls: string[]; hooks: Partial<StakingHooks> } {
+  const calls: string[] = [];
+  const text = (a: unknown): string => (a instanceof Uint8Array ? Buffer.from(a).toString('hex').slice(0, 8) : String(a));
+  const hooks: Record<string, (...a: unknown[]) => void> = {};
+  for (const n of STAKING_HOOK_NAMES) hooks[n] = (_ctx: unknown, ...args: unknown[]) => { calls.push(`${n}(${args.map(text).join(',')})`); };
+  return { calls, hooks: hooks as unknown as Partial<StakingHooks> };
+}
+
+/** A writable context over a branch of the committed state, at a chosen height and time (nothing is committed). */
+export function writable(s: TestSetup, height: number, time: Date): { ctx: AppContext; at: (height: number, time?: Date) => AppContext } {
+  const state = branch(s.chain.store.state);
+  const at = (h: number, t: Date = time) => new AppContext(state, { height: h, time: t, chainId: CHAIN_ID, proposer: new Uint8Array() }, 'block', new InfiniteGasMeter(), new EventManager());
+  return { ctx: at(height, time), at };
+}
+
+/** Fails when an invariant is broken. */
+export function assertInvariants(s: TestSetup, ctx: AppContext = s.chain.ctx()): void {
+  const r = allStakingInvariants(s.keeper, ctx);
+  if (r.broken) throw new Error(r.message);
+}
+
+export const bal = (s: TestSetup, addr: string): bigint => s.bank.getBalance(s.chain.ctx(), codec.decode(addr), DENOM);
+export const bondedPool = (s: TestSetup): bigint => s.bank.getBalance(s.chain.ctx(), sharedModuleAddress(BONDED_POOL_NAME), DENOM);
+export const notBondedPool = (s: TestSetup): bigint => s.bank.getBalance(s.chain.ctx(), sharedModuleAddress(NOT_BONDED_POOL_NAME), DENOM);
+export { GENESIS_TIME as GENESIS_DATE } from '@chain/testing';
