@@ -11,6 +11,19 @@ export class AddressCodec {
     return toBech32(this.prefix, bytes);
   }
 
+  /**
+   * Decodes the address a message names as its signer: an account address, or a validator operator address
+   * (`<prefix>valoper1...`, the same bytes: the SDK's `ValAddress` signers of MsgEditValidator, MsgUnjail,
+   * MsgWithdrawValidatorCommission).
+   */
+  decodeSigner(text: string): Uint8Array {
+    if (!text || !text.trim()) throw new Error('empty address string is not allowed');
+    const { prefix, data } = fromBech32(text);
+    if (prefix !== this.prefix && prefix !== this.valoperPrefix) throw new Error(`invalid Bech32 prefix; expected ${this.prefix}, got ${prefix}`);
+    if (data.length === 0 || data.length > 255) throw new Error(`address length must be 1-255 bytes, got ${data.length}`);
+    return data;
+  }
+
   /** Decodes an account address; throws `decoding bech32 failed: ...` or a prefix error. */
   decode(text: string): Uint8Array {
     if (!text || !text.trim()) throw new Error('empty address string is not allowed');

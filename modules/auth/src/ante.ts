@@ -66,7 +66,21 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
     }
     ctx.gasMeter.consume(Number(params.tx_size_cost_per_byte) * tx.raw.length, 'txSize');
 
-    const signers = txSigners(registry, tx);
+    // signers as the SDK's GetSigners: account bytes (a validator operator address names the same account),
+    // unique by bytes in order of first appearance, shown as account addresses
+    const signerAddrs: Uint8Array[] = [];
+    const signers: string[] = [];
+    for (const s of txSigners(registry, tx)) {
+      let bytes: Uint8Array;
+      try {
+        bytes = ak.addressCodec.decodeSigner(s);
+      } catch (e) {
+        throw Errors.InvalidAddress.wrap(`invalid signer address ${s}: ${(e as Error).message}`);
+      }
+      if (signerAddrs.some((b) => equalBytes(b, bytes))) continue;
+      signerAddrs.push(bytes);
+      signers.push(ak.addressCodec.encode(bytes));
+    }
     const infos = tx.authInfo.signer_infos;
     if (infos.length !== signers.length) throw Errors.Unauthorized.wrap(`wrong number of signers; expected ${signers.length}, got ${infos.length}`);
     if (tx.signatures.length !== signers.length && !unsigned) throw Errors.Unauthorized.wrap(`invalid number of signer;  expected: ${signers.length}, got ${tx.signatures.length}`);
@@ -77,13 +91,6 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
         if ((tx.signatures[i]?.length ?? 0) === 0) ctx.gasMeter.consume(Number(params.tx_size_cost_per_byte) * SIMULATED_SIGNATURE_BYTES, 'txSize');
       }
     }
-    const signerAddrs = signers.map((s) => {
-      try {
-        return ak.addressCodec.decode(s);
-      } catch (e) {
-        throw Errors.InvalidAddress.wrap(`invalid signer address ${s}: ${(e as Error).message}`);
-      }
-    });
 
     // fees
     const fee = tx.authInfo.fee!;

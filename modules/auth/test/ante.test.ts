@@ -1,8 +1,12 @@
 import { expect } from 'chai';
+import { fileURLToPath } from 'node:url';
 import { parseDecCoins } from '@chain/app';
-import type { ExecTxResult } from '@chain/app';
+import type { AppModule, ExecTxResult } from '@chain/app';
+import type { AnyMsg } from '@chain/codec';
+import { toBech32 } from '@chain/crypto';
 import { FEE_COLLECTOR } from '../src/index.js';
 import { TestChain, buildTx, devKey, devEthKey, pubKeyAny, coins, DENOM, CHAIN_ID } from './helpers.js';
+import type { DevKey } from './helpers.js';
 
 describe('auth: ante handler', () => {
   const A = devKey(0);
@@ -276,5 +280,55 @@ describe('auth: minimum gas prices (CheckTx only)', () => {
     expect([stale.code, stale.log]).to.deep.equal([32, 'account sequence mismatch, expected 2, got 1: incorrect account sequence']);
     expect(chain.account(A.addr)!.base.sequence).to.equal(0n);
     expect(DENOM).to.equal('achain');
+  });
+});
+
+describe('auth ante: validator operator signers', () => {
+  const FIXTURES = fileURLToPath(new URL('./fixtures/proto', import.meta.url));
+  const pings: string[] = [];
+  const operatorModule: AppModule = {
+    name: 'authtest',
+    consensusVersion: 1,
+    protoDirs: [FIXTURES],
+    registerServices(r) {
+      r.registerMsgService('chain.authtest.v1.Msg', { OperatorPing: (_ctx, m) => { pings.push(String(m.validator_address)); return {}; } });
+    },
+  };
+  let chain: TestChain;
+  const A = devKey(0);
+  const B = devKey(1);
+  const valoper = (k: DevKey): string => toBech32('chainvaloper', k.addr);
+  const ping = (k: DevKey): AnyMsg => chain.registry.packAny('chain.authtest.v1.MsgOperatorPing', { validator_address: valoper(k) });
+
+  before(async () => {
+    chain = await TestChain.create({ extraModules: [operatorModule] });
+    await chain.init([{ address: A.address, coins: [{ denom: DENOM, amount: '1000000' }] }, { address: B.address, coins: [{ denom: DENOM, amount: '1000000' }] }]);
+  });
+
+  after(async () => {
+    await chain.close();
+  });
+
+  it('accepts a message signed by the account behind a valoper address', async () => {
+    const r = await chain.deliver(buildTx(chain.registry, [chain.signer(A)], [ping(A)]));
+    expect(r.code, r.log).to.equal(0);
+    expect(pings).to.deep.equal([valoper(A)]);
+    // the sequence event names the account address
+    expect(r.events.find((e) => e.type === 'tx' && e.attributes[0]!.key === 'acc_seq')!.attributes[0]!.value).to.equal(`${A.address}/0`);
+  });
+
+  it('counts an account and its valoper address as one signer (the SDK dedupes signers by bytes)', async () => {
+    const r = await chain.deliver(buildTx(chain.registry, [chain.signer(A)], [chain.msgSend(A.address, B.address, [{ denom: DENOM, amount: '1' }]), ping(A)]));
+    expect(r.code, r.log).to.equal(0);
+    const two = await chain.deliver(buildTx(chain.registry, [chain.signer(A)], [ping(A), ping(B)]));
+    expect(two.code).to.equal(4);
+    expect(two.log).to.contain('wrong number of signers; expected 2, got 1');
+  });
+
+  it('refuses a signer with another prefix', async () => {
+    const bad = chain.registry.packAny('chain.authtest.v1.MsgOperatorPing', { validator_address: toBech32('chainvalcons', A.addr) });
+    const r = await chain.deliver(buildTx(chain.registry, [chain.signer(A)], [bad]));
+    expect(r.code).to.equal(7);
+    expect(r.log).to.contain('invalid Bech32 prefix; expected chain, got chainvalcons');
   });
 });

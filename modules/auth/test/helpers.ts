@@ -3,7 +3,7 @@
  * APIs), dev keys (secp256k1 coin type 118 and eth_secp256k1 coin type 60) and a flexible tx builder that
  * can produce every kind of broken tx the ante handler must reject.
  */
-import type { App } from '@chain/app';
+import type { App, AppModule } from '@chain/app';
 import type { Coin, DecCoin, ExecTxResult, QueryResponse } from '@chain/app';
 import { BankKeeper, BankModule } from '@chain/bank';
 import { ProtoRegistry } from '@chain/codec';
@@ -46,6 +46,8 @@ export function buildTx(registry: ProtoRegistry, signers: readonly TxSigner[], m
 
 export interface ChainOptions {
   readonly minGasPrices?: readonly DecCoin[];
+  /** modules besides auth and bank (test fixtures) */
+  readonly extraModules?: readonly AppModule[];
 }
 
 export class TestChain {
@@ -66,7 +68,7 @@ export class TestChain {
     const ak = new AccountKeeper({ registry, addressCodec: new AddressCodec(PREFIX), moduleAccounts: MODULE_ACCOUNTS });
     const blocked = new Set(Object.keys(MODULE_ACCOUNTS).map((n) => codec.encode(ak.getModuleAddress(n))));
     const bk = new BankKeeper({ registry, accountKeeper: ak, blockedAddresses: blocked });
-    const modules = [new AuthModule(ak), new BankModule(bk)];
+    const modules: AppModule[] = [new AuthModule(ak), new BankModule(bk), ...(opts.extraModules ?? [])];
     const base = await BaseChain.open({
       registry, chainId: CHAIN_ID, modules, config: testAppConfig(modules),
       anteHandler: createAnteHandler(ak, bk),
