@@ -112,7 +112,7 @@ describe('e2e: CometBFT v0.38 RPC (cosmjs Comet38Client, raw JSON-RPC, URI, webs
     expect(s.syncInfo.latestBlockHash).to.have.length(32);
     expect(s.syncInfo.earliestBlockHeight).to.equal(1);
     expect(s.syncInfo.catchingUp).to.equal(false);
-    expect(s.validatorInfo.votingPower).to.equal(10n);
+    expect(s.validatorInfo.votingPower).to.equal(1000n); // the genesis self-delegation, 1000 chain at 10^18 per unit of power
     expect(s.validatorInfo.pubkey?.algorithm).to.equal('ed25519');
     client.disconnect();
     const raw = (await rpcCall(node.rpcUrl, 'status')).result;
@@ -277,7 +277,7 @@ describe('e2e: CometBFT v0.38 RPC (cosmjs Comet38Client, raw JSON-RPC, URI, webs
     expect(await http.health()).to.equal(null);
     const vals = await http.validatorsAll();
     expect(vals.total).to.equal(1);
-    expect(vals.validators[0]!.votingPower).to.equal(10n);
+    expect(vals.validators[0]!.votingPower).to.equal(1000n);
     expect((await http.numUnconfirmedTxs()).total).to.be.at.least(0);
     const async = await http.broadcastTxAsync({ tx: await signedSend(node, 5, recipient, '1') });
     const deadline = Date.now() + 10_000;

@@ -2,7 +2,8 @@
  * `createChainApp`: the one place the chain's app is composed (the file another chain copies). Three
  * steps, in this order:
  *   1. the registry and the router (built first: a keeper that dispatches messages can be handed it);
- *   2. the keepers, in dependency order (auth → bank → evm), each given only the keepers it declares;
+ *   2. the keepers, in dependency order (auth → bank → staking → distribution, slashing → evidence, mint →
+ *      evm), each given only the keepers it declares;
  *   3. the hooks between modules, then the App over the declared config (`app-config.ts`).
  */
 import { App, blockedModuleAccounts, createRouter, moduleAccountPermissions, parseDecCoins } from '@chain/app';
@@ -13,6 +14,11 @@ import { CONSENSUS_PROTO_DIR } from '@chain/consensus';
 import { AccountKeeper, AddressCodec, AuthModule, createAnteHandler } from '@chain/auth';
 import { BankKeeper, BankModule } from '@chain/bank';
 import { EvmKeeper, EvmModule, createEvmAnteHandler, routeAnte } from '@chain/evm';
+import { StakingKeeper, StakingModule } from '@chain/staking';
+import { DistributionKeeper, DistributionModule } from '@chain/distribution';
+import { SlashingKeeper, SlashingModule } from '@chain/slashing';
+import { EvidenceKeeper, EvidenceModule } from '@chain/evidence';
+import { MintKeeper, MintModule } from '@chain/mint';
 import { CHAIN_APP_CONFIG } from './app-config.js';
 import { BECH32_PREFIX } from './config/init.js';
 
@@ -41,6 +47,11 @@ export interface ChainApp {
   readonly accountKeeper: AccountKeeper;
   readonly bankKeeper: BankKeeper;
   readonly evmKeeper: EvmKeeper;
+  readonly stakingKeeper: StakingKeeper;
+  readonly distributionKeeper: DistributionKeeper;
+  readonly slashingKeeper: SlashingKeeper;
+  readonly evidenceKeeper: EvidenceKeeper;
+  readonly mintKeeper: MintKeeper;
 }
 
 /** Builds the registry, router, keepers, hooks and app on a store (usable without the node, e.g. in tests). */
@@ -59,20 +70,30 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
   const authority = addressCodec.encode(accountKeeper.getModuleAddress(config.authority ?? 'gov'));
   const blocked = new Set(blockedModuleAccounts(config).map((n) => addressCodec.encode(accountKeeper.getModuleAddress(n))));
   const bankKeeper = new BankKeeper({ registry, accountKeeper, blockedAddresses: blocked });
+  const stakingKeeper = new StakingKeeper({ registry, accountKeeper, bankKeeper });
+  const distributionKeeper = new DistributionKeeper({ registry, accountKeeper, bankKeeper, stakingKeeper });
+  const slashingKeeper = new SlashingKeeper({ registry, stakingKeeper, bech32Prefix: BECH32_PREFIX });
+  const evidenceKeeper = new EvidenceKeeper({ registry, stakingKeeper, slashingKeeper, bech32Prefix: BECH32_PREFIX });
+  const mintKeeper = new MintKeeper({ registry, bankKeeper, stakingKeeper, accountKeeper });
   const evmKeeper = new EvmKeeper({
     registry, accountKeeper, bankKeeper,
     gasCap: opts.evmGasCap ? opts.evmGasCap : undefined,
     queryTimeoutMs: opts.evmQueryTimeoutMs === 0 ? Infinity : opts.evmQueryTimeoutMs,
   });
 
-  // 3. hooks (none between these modules yet), then the app over the declared config
+  // 3. hooks: staking tells distribution (F1 periods) and slashing (signing infos), in that order
+  stakingKeeper.hooks.set(distributionKeeper.stakingHooks, slashingKeeper.stakingHooks);
+  // then the app over the declared config
   const app = new App({
     registry,
     store: opts.store,
     chainId: opts.chainId,
     router,
     config,
-    modules: [new AuthModule(accountKeeper), new BankModule(bankKeeper), new EvmModule(evmKeeper)],
+    modules: [
+      new AuthModule(accountKeeper), new BankModule(bankKeeper), new StakingModule(stakingKeeper), new DistributionModule(distributionKeeper),
+      new SlashingModule(slashingKeeper), new EvidenceModule(evidenceKeeper), new MintModule(mintKeeper), new EvmModule(evmKeeper),
+    ],
     // Ethereum txs (marked by the ExtensionOptionsEthereumTx option) go through the evm ante, others through auth's
     anteHandler: routeAnte(createEvmAnteHandler(evmKeeper), createAnteHandler(accountKeeper, bankKeeper)),
     minGasPrices: parseDecCoins(opts.minGasPrices),
@@ -80,5 +101,7 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
     version: VERSION,
   });
   router.registerPathAlias('/cosmos.base.tendermint.', '/chain.base.consensus.');
-  return { authority, registry, router, app, accountKeeper, bankKeeper, evmKeeper };
+  return {
+    authority, registry, router, app, accountKeeper, bankKeeper, evmKeeper, stakingKeeper, distributionKeeper, slashingKeeper, evidenceKeeper, mintKeeper,
+  };
 }

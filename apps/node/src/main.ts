@@ -3,10 +3,10 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from './cli.js';
 import { applyFlags, loadConfig, FLAG_TARGETS } from './config/config.js';
-import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM } from './config/init.js';
+import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM, BECH32_PREFIX } from './config/init.js';
 import { Node, VERSION } from './node.js';
 import { createLogger } from './logger.js';
-import { DEV_MNEMONIC } from '@chain/crypto';
+import { DEV_MNEMONIC, fromBech32, toBech32 } from '@chain/crypto';
 
 const KNOWN_FLAGS = new Set([...Object.keys(FLAG_TARGETS), 'home', 'chain-id', 'dev', 'overwrite', 'help', 'log_level']);
 
@@ -35,7 +35,7 @@ function printDevAccounts(): void {
     lines.push(`(${a.coinType === 60 ? 'eth ' : 'cosm'} ${a.index}) ${a.address}  ${a.coinType === 60 ? a.hexAddress : ''.padEnd(42)}  ${a.path}  ${a.keyType}`);
     lines.push(`        private key: 0x${a.privateKey}`);
   }
-  lines.push('');
+  lines.push('', `Validator: operator ${toBech32(BECH32_PREFIX + 'valoper', fromBech32(accts[0]!.address).data)} (dev account eth 0), the node's consensus key, self-delegation 1000 chain`, '');
   process.stdout.write(lines.join('\n') + '\n');
 }
 

@@ -26,17 +26,18 @@ describe('createChainApp (the chain composition)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('composes auth, bank and evm under the declared config, with the gov module account as authority', () => {
+  it('composes the modules under the declared config, with the gov module account as authority', () => {
     const c = createChainApp({ store, chainId: 'chain_1337-1', minGasPrices: '0achain' });
-    expect(c.app.allModules().map((m) => m.name)).to.deep.equal(['auth', 'bank', 'evm']);
-    expect(c.app.manager.versionMap()).to.deep.equal({ auth: 2, bank: 2, evm: 1 });
+    expect(c.app.allModules().map((m) => m.name)).to.deep.equal(['auth', 'bank', 'staking', 'distribution', 'slashing', 'evidence', 'mint', 'evm']);
+    expect(c.app.manager.versionMap()).to.deep.equal({ auth: 2, bank: 2, staking: 2, distribution: 2, slashing: 2, evidence: 1, mint: 1, evm: 1 });
+    expect(c.app.manager.validatorUpdatesModule).to.equal('staking');
     // the SDK's gov module address: the first 20 bytes of sha256("gov")
     expect(toHex(fromBech32(c.authority).data)).to.equal('7b5fe22b5446f7c62ea27b8bd71cef94e03f3df2');
     expect(c.router.queryRoute('/cosmos.bank.v1beta1.Query/Balance')?.path).to.equal('/chain.bank.v1beta1.Query/Balance');
   });
 
   it('refuses a config that forgets a module in an order it needs', () => {
-    const config = { ...CHAIN_APP_CONFIG, order: { ...CHAIN_APP_CONFIG.order, endBlock: [] } };
+    const config = { ...CHAIN_APP_CONFIG, order: { ...CHAIN_APP_CONFIG.order, endBlock: ['staking'] } };
     expect(() => createChainApp({ store, chainId: 'chain_1337-1', minGasPrices: '0achain', config })).to.throw('app config: order endBlock forgets module(s) evm');
   });
 
@@ -52,8 +53,12 @@ describe('createChainApp (the chain composition)', () => {
     });
     await c.app.commit();
     const exported = c.app.exportGenesis() as Record<string, Record<string, unknown>>;
-    expect(Object.keys(exported)).to.deep.equal(['auth', 'bank', 'evm']);
-    const bank = genesis.app_state.bank as { balances: unknown[] };
-    expect((exported.bank!.balances as unknown[]).length).to.equal(bank.balances.length);
+    expect(Object.keys(exported)).to.deep.equal(['auth', 'bank', 'distribution', 'staking', 'slashing', 'mint', 'evm', 'evidence']);
+    // the dev balances are exported as they were; the self-delegation moved to the bonded pool
+    const bank = genesis.app_state.bank as { balances: { address: string }[] };
+    const out = exported.bank!.balances as { address: string }[];
+    for (const b of bank.balances.slice(0, 20)) expect(out, b.address).to.deep.include(b);
+    const staking = exported.staking as { validators: { status: string }[] };
+    expect(staking.validators.map((v) => v.status)).to.deep.equal(['BOND_STATUS_BONDED']);
   });
 });

@@ -40,8 +40,16 @@ describe('node config and CLI', () => {
     const accts = devAccounts();
     expect(accts).to.have.length(20);
     expect(accts[0]!.hexAddress).to.equal('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
-    expect(g.app_state.bank.balances.map((b: any) => b.address)).to.deep.equal(accts.map((a) => a.address));
+    // the 20 dev accounts, then the not-bonded pool holding the genesis validator's self-delegation
+    expect(g.app_state.bank.balances.map((b: any) => b.address)).to.deep.equal([...accts.map((a) => a.address), 'chain1tygms3xhhs3yv487phx3dw4a95jn7t7l5ep4yk']);
     expect(g.app_state.bank.balances[0].coins).to.deep.equal([{ denom: 'achain', amount: '1000000000000000000000000' }]);
+    expect(g.app_state.bank.balances[20].coins).to.deep.equal([{ denom: 'achain', amount: '1000000000000000000000' }]);
+    // the genesis validator: the node's consensus key, operated by dev account 0, bonded by InitGenesis
+    const [val] = g.app_state.staking.validators;
+    expect(val.operator_address).to.equal('chainvaloper17w0adeg64ky0daxwd2ugyuneellmjgnxvhw770');
+    expect(val.status).to.equal('BOND_STATUS_UNBONDED');
+    expect(g.app_state.staking.delegations).to.deep.equal([{ delegator_address: accts[0]!.address, validator_address: val.operator_address, shares: '1000000000000000000000.000000000000000000' }]);
+    expect(g.app_state.staking.params.unbonding_time).to.equal('20s');
     expect(g.app_state.bank.denom_metadata[0].display).to.equal('chain');
   });
 

@@ -16,13 +16,21 @@ const invalid = (msg: string) => statusError(GrpcCode.INVALID_ARGUMENT, msg);
 export function createQueryServer(k: DistributionKeeper): QueryServer<QueryMethods> {
   /** `CacheContext()`: writes go to a branch that is dropped */
   const cacheCtx = (ctx: Context): Context => ctx.withStore(branch(ctx.ms));
+  // an address that does not decode is InvalidArgument (HTTP 400); v0.45 returns the bare bech32 error (500)
+  const decoded = (codec: { decode(s: string): Uint8Array }, s: string, what: string): Uint8Array => {
+    try {
+      return codec.decode(s);
+    } catch (e) {
+      throw invalid(`invalid ${what} address: ${(e as Error).message}`);
+    }
+  };
   const valAddr = (s: string): Uint8Array => {
     if (!s) throw invalid('empty validator address');
-    return k.valCodec.decode(s);
+    return decoded(k.valCodec, s, 'validator');
   };
   const delAddr = (s: string): Uint8Array => {
     if (!s) throw invalid('empty delegator address');
-    return k.accCodec.decode(s);
+    return decoded(k.accCodec, s, 'delegator');
   };
 
   return {
@@ -59,10 +67,10 @@ export function createQueryServer(k: DistributionKeeper): QueryServer<QueryMetho
       const ctx = cacheCtx(ctx0);
       if (!req.delegator_address) throw invalid('empty delegator address');
       if (!req.validator_address) throw invalid('empty validator address');
-      const v = k.valCodec.decode(req.validator_address);
+      const v = valAddr(req.validator_address);
       const val = k.sk.getValidator(ctx, v);
       if (!val) throw DistributionErrors.NoValidatorExists.wrap(req.validator_address);
-      const d = k.accCodec.decode(req.delegator_address);
+      const d = delAddr(req.delegator_address);
       const del = k.sk.getDelegation(ctx, d, v);
       if (!del) throw DistributionErrors.NoDelegationExists.error();
       const endingPeriod = k.incrementValidatorPeriod(ctx, val);

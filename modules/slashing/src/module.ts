@@ -8,8 +8,8 @@ import { MODULE_NAME, PROTO_DIR } from './keys.js';
 import { createMsgServer } from './msg-server.js';
 import { createQueryServer } from './query-server.js';
 
-/** Version of the module's state layout (the SDK's ConsensusVersion): raise it with a migration. */
-export const CONSENSUS_VERSION = 1;
+/** Version of the module's state layout (the SDK's ConsensusVersion; v0.45 slashing is 2). */
+export const CONSENSUS_VERSION = 2;
 
 export class SlashingModule implements AppModule {
   readonly name = MODULE_NAME;

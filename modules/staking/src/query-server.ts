@@ -155,8 +155,8 @@ export function createQueryServer(k: StakingKeeper): QueryServer<QueryMethods> {
         reds = page.items;
         pagination = page.pagination;
       } else {
-        // every redelegation of the delegator (0x34 | lp(del)); a destination alone is ignored, as the SDK
-        if (req.delegator_addr === '') throw internal(new Error('empty address string is not allowed'));
+        // every redelegation of the delegator (0x34 | lp(del)); a destination alone is ignored, as the SDK.
+        // No delegator is InvalidArgument (the SDK returns the bare bech32 error: HTTP 500)
         const page = paginateCollection(ctx, k.state.Redelegations, [delAddr(req.delegator_addr)], req.pagination, (_k, red) => red);
         reds = page.items;
         pagination = page.pagination;

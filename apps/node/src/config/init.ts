@@ -1,9 +1,12 @@
 /** `chaind init` / `chaind dev`: writes a home folder with config files, validator key and genesis. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, ethAddress, randomBytes, toBech32, toHex, toChecksumAddress } from '@chain/crypto';
+import {
+  DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, ethAddress, randomBytes, sha256, toBech32, toHex, toChecksumAddress, utf8,
+} from '@chain/crypto';
 import { defaultConsensusParamsJSON, privValidatorKeyJSON } from '@chain/consensus';
 import type { GenesisDoc, PrivValidatorKeyJSON } from '@chain/consensus';
+import { fromBech32 } from '@chain/crypto';
 import { appTomlTemplate, configTomlTemplate } from './templates.js';
 import { configDir } from './config.js';
 
@@ -13,6 +16,8 @@ export const BASE_DENOM = 'achain';
 export const DEV_BALANCE = '1000000000000000000000000'; // 10^24 achain = 10^6 chain
 export const DEV_MIN_GAS_PRICES = '1000000000achain';
 export const DEV_ACCOUNT_COUNT = 10;
+/** the genesis validator's self-delegation: 1000 chain (consensus power 1000 at 10^18 per unit) */
+export const GENESIS_SELF_DELEGATION = '1000000000000000000000';
 
 export interface DevAccount {
   readonly index: number;
@@ -84,12 +89,17 @@ export function initHome(o: InitOptions): { genesis: GenesisDoc; validatorKey: P
   writeFileSync(join(dir, 'priv_validator_key.json'), JSON.stringify(valKey, null, 2), { mode: 0o600 });
   writeFileSync(join(dir, 'node_key.json'), JSON.stringify({ priv_key: { type: 'tendermint/PrivKeyEd25519', value: Buffer.from(randomBytes(64)).toString('base64') } }, null, 2), { mode: 0o600 });
   const accounts = dev ? devAccounts() : [];
+  // the validator's operator: dev account 0 (coin type 60) in dev mode, otherwise a new key kept in the config
+  // folder (the gentx-equivalent: an operator account, its self-delegation, the pool's balance)
+  const operator = dev ? accounts[0]!.address : newOperatorAccount(dir);
+  const genesisTime = new Date().toISOString();
+  const moniker = o.moniker ?? 'node0';
   const genesis: GenesisDoc = {
-    genesis_time: new Date().toISOString(),
+    genesis_time: genesisTime,
     chain_id: o.chainId ?? DEV_CHAIN_ID,
     initial_height: '1',
     consensus_params: defaultConsensusParamsJSON(),
-    validators: [{ address: valKey.address, pub_key: valKey.pub_key, power: '10', name: o.moniker ?? 'node0' }],
+    validators: [{ address: valKey.address, pub_key: valKey.pub_key, power: String(BigInt(GENESIS_SELF_DELEGATION) / 10n ** 18n), name: moniker }],
     app_hash: '',
     app_state: {
       auth: {
@@ -98,10 +108,34 @@ export function initHome(o: InitOptions): { genesis: GenesisDoc; validatorKey: P
       },
       bank: {
         params: { send_enabled: [], default_send_enabled: true },
-        balances: accounts.map((a) => ({ address: a.address, coins: [{ denom: BASE_DENOM, amount: DEV_BALANCE }] })),
+        balances: [
+          ...accounts.map((a) => ({ address: a.address, coins: [{ denom: BASE_DENOM, amount: DEV_BALANCE }] })),
+          // the self-delegation sits in the not-bonded pool until InitGenesis bonds the validator
+          { address: toBech32(BECH32_PREFIX, moduleAddress('not_bonded_tokens_pool')), coins: [{ denom: BASE_DENOM, amount: GENESIS_SELF_DELEGATION }] },
+        ],
         supply: [],
         denom_metadata: [chainMetadata()],
         send_enabled: [],
+      },
+      staking: stakingGenesis({ dev, operator, consensusPubKey: valKey.pub_key.value, moniker, genesisTime }),
+      slashing: {
+        params: {
+          signed_blocks_window: dev ? '20' : '100',
+          min_signed_per_window: '0.500000000000000000',
+          // the SDK's genesis validation refuses less than a minute
+          downtime_jail_duration: dev ? '60s' : '600s',
+          slash_fraction_double_sign: '0.050000000000000000',
+          slash_fraction_downtime: '0.010000000000000000',
+        },
+        signing_infos: [],
+        missed_blocks: [],
+      },
+      mint: {
+        minter: { inflation: '0.130000000000000000', annual_provisions: '0.000000000000000000' },
+        params: {
+          mint_denom: BASE_DENOM, inflation_rate_change: '0.130000000000000000', inflation_max: '0.200000000000000000',
+          inflation_min: '0.070000000000000000', goal_bonded: '0.670000000000000000', blocks_per_year: '6311520',
+        },
       },
     },
   };
@@ -125,4 +159,59 @@ export function readValidatorKey(home: string): PrivValidatorKeyJSON {
   } catch (e) {
     throw new Error(`cannot read ${p}: ${(e as Error).message}`);
   }
+}
+
+/** Module account address: the first 20 bytes of sha256(module name), as the SDK. */
+function moduleAddress(name: string): Uint8Array {
+  return sha256(utf8(name)).subarray(0, 20);
+}
+
+/** A new secp256k1 operator key for a non-dev node, written to `config/operator_key.json`; returns its address. */
+function newOperatorAccount(dir: string): string {
+  const priv = randomBytes(32);
+  const address = toBech32(BECH32_PREFIX, secp256k1Address(secp256k1PublicKey(priv)));
+  writeFileSync(join(dir, 'operator_key.json'), JSON.stringify({ address, key_type: 'secp256k1', private_key: toHex(priv) }, null, 2), { mode: 0o600 });
+  return address;
+}
+
+/**
+ * The staking genesis of a new chain: one validator with the node's consensus key, unbonded with its
+ * self-delegation in the not-bonded pool, so InitGenesis bonds it as a gentx would (pool move, hooks:
+ * distribution records, slashing signing info) and returns it as the initial validator set.
+ */
+function stakingGenesis(o: { dev: boolean; operator: string; consensusPubKey: string; moniker: string; genesisTime: string }): Record<string, unknown> {
+  const operatorBytes = fromBech32Data(o.operator);
+  const valoper = toBech32(BECH32_PREFIX + 'valoper', operatorBytes);
+  const shares = `${GENESIS_SELF_DELEGATION}.000000000000000000`;
+  return {
+    params: {
+      unbonding_time: o.dev ? '20s' : '1814400s', max_validators: 100, max_entries: 7, historical_entries: 10000, bond_denom: BASE_DENOM,
+    },
+    last_total_power: '0',
+    last_validator_powers: [],
+    validators: [{
+      operator_address: valoper,
+      consensus_pubkey: { '@type': '/chain.crypto.ed25519.PubKey', key: o.consensusPubKey },
+      jailed: false,
+      status: 'BOND_STATUS_UNBONDED',
+      tokens: GENESIS_SELF_DELEGATION,
+      delegator_shares: shares,
+      description: { moniker: o.moniker, identity: '', website: '', security_contact: '', details: '' },
+      unbonding_height: '0',
+      unbonding_time: '1970-01-01T00:00:00Z',
+      commission: {
+        commission_rates: { rate: '0.100000000000000000', max_rate: '0.200000000000000000', max_change_rate: '0.010000000000000000' },
+        update_time: o.genesisTime,
+      },
+      min_self_delegation: '1',
+    }],
+    delegations: [{ delegator_address: o.operator, validator_address: valoper, shares }],
+    unbonding_delegations: [],
+    redelegations: [],
+    exported: false,
+  };
+}
+
+function fromBech32Data(text: string): Uint8Array {
+  return fromBech32(text).data;
 }

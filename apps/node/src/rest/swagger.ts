@@ -35,6 +35,12 @@ function scalarSchema(type: string): Schema {
   }
 }
 
+/** A `(gogoproto.customtype)` Dec / Int or `(cosmos_proto.scalar)` field: its JSON is decimal text. */
+function isDecimalCustomType(f: protobuf.Field): boolean {
+  const ct = f.options?.['(gogoproto.customtype)'];
+  return (typeof ct === 'string' && (ct.endsWith('Dec') || ct.endsWith('Int'))) || typeof f.options?.['(cosmos_proto.scalar)'] === 'string';
+}
+
 const WKT_SCHEMAS: Record<string, Schema> = {
   '.google.protobuf.Timestamp': { type: 'string', format: 'date-time' },
   '.google.protobuf.Duration': { type: 'string' },
@@ -70,6 +76,8 @@ class SchemaBuilder {
     const rt = f.resolvedType;
     if (rt instanceof protobuf.Type) return this.messageRef(rt);
     if (rt instanceof protobuf.Enum) return { type: 'string', enum: Object.keys(rt.values), default: Object.keys(rt.values)[0] };
+    // bytes carrying a Dec / Int custom type are written as decimal text, not base64 (mint's annual_provisions)
+    if (f.type === 'bytes' && isDecimalCustomType(f)) return { type: 'string' };
     return scalarSchema(f.type);
   }
 
