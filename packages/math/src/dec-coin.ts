@@ -245,42 +245,32 @@ export class DecCoins {
 
   /** Per coin `mul` (banker's rounding); zero results dropped. */
   mulDec(d: Dec): DecCoins {
-    let res = DecCoins.empty();
-    for (const c of this.coins) {
-      const p = DecCoin.raw(c.denom, c.amount.mul(d));
-      if (!p.isZero()) res = res.add(p);
-    }
-    return res;
+    return this.perCoin((a) => a.mul(d));
   }
 
   /** Per coin `mulTruncate`; zero results dropped. */
   mulDecTruncate(d: Dec): DecCoins {
-    let res = DecCoins.empty();
-    for (const c of this.coins) {
-      const p = DecCoin.raw(c.denom, c.amount.mulTruncate(d));
-      if (!p.isZero()) res = res.add(p);
-    }
-    return res;
+    return this.perCoin((a) => a.mulTruncate(d));
   }
 
   /** Per coin `quo` (banker's rounding); zero results dropped; throws `invalid zero decimal`. */
   quoDec(d: Dec): DecCoins {
     if (d.isZero()) throw new MathError('invalid zero decimal');
-    let res = DecCoins.empty();
-    for (const c of this.coins) {
-      const q = DecCoin.raw(c.denom, c.amount.quo(d));
-      if (!q.isZero()) res = res.add(q);
-    }
-    return res;
+    return this.perCoin((a) => a.quo(d));
   }
 
   /** Per coin `quoTruncate`; zero results dropped; throws `invalid zero decimal`. */
   quoDecTruncate(d: Dec): DecCoins {
     if (d.isZero()) throw new MathError('invalid zero decimal');
+    return this.perCoin((a) => a.quoTruncate(d));
+  }
+
+  /** Each coin's amount through `op`, zero results dropped, summed with `add` (the SDK's per-coin loops). */
+  private perCoin(op: (amount: Dec) => Dec): DecCoins {
     let res = DecCoins.empty();
     for (const c of this.coins) {
-      const q = DecCoin.raw(c.denom, c.amount.quoTruncate(d));
-      if (!q.isZero()) res = res.add(q);
+      const r = DecCoin.raw(c.denom, op(c.amount));
+      if (!r.isZero()) res = res.add(r);
     }
     return res;
   }
