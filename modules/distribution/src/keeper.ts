@@ -6,7 +6,7 @@
 import type { Coin, Context } from '@chain/app';
 import { coinsToString } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
-import { fromBech32, toBech32 } from '@chain/crypto';
+import { Bech32Codec } from '@chain/crypto';
 import { Errors } from '@chain/errors';
 import { Dec, DecCoins } from '@chain/math';
 import type { DecCoinJSON } from '@chain/math';
@@ -38,20 +38,8 @@ export interface DistributionKeeperOptions {
   readonly feeCollectorName?: string;
 }
 
-/** A bech32 codec of one prefix. */
-export class Bech32Codec {
-  constructor(readonly prefix: string) {}
-  encode(bytes: Uint8Array): string {
-    return toBech32(this.prefix, bytes);
-  }
-  decode(text: string): Uint8Array {
-    if (!text || !text.trim()) throw new Error('empty address string is not allowed');
-    const { prefix, data } = fromBech32(text);
-    if (prefix !== this.prefix) throw new Error(`invalid Bech32 prefix; expected ${this.prefix}, got ${prefix}`);
-    if (data.length === 0 || data.length > 255) throw new Error(`address length must be 1-255 bytes, got ${data.length}`);
-    return data;
-  }
-}
+/** A bech32 codec of one prefix (infrastructure's; re-exported under this name). */
+export { Bech32Codec };
 
 const dc = (coins: readonly DecCoinJSON[] | undefined): DecCoins => DecCoins.fromProto(coins ?? []);
 

@@ -7,7 +7,7 @@
 import { BlockIdFlags } from '@chain/app';
 import type { Context } from '@chain/app';
 import type { ProtoRegistry, google_protobuf } from '@chain/codec';
-import { fromBech32, toBech32 } from '@chain/crypto';
+import { Bech32Codec } from '@chain/crypto';
 import { Dec } from '@chain/math';
 import type { StakingHooks } from '@chain/staking';
 import { SlashingErrors } from './errors.js';
@@ -35,20 +35,8 @@ export interface SlashingKeeperOptions {
   readonly validatorAddressPrefix?: string;
 }
 
-/** A bech32 codec of one prefix (decode checks the prefix). */
-export class AddressCodec {
-  constructor(readonly prefix: string) {}
-  encode(bytes: Uint8Array): string {
-    return toBech32(this.prefix, bytes);
-  }
-  decode(text: string): Uint8Array {
-    if (!text || !text.trim()) throw new Error('empty address string is not allowed');
-    const { prefix, data } = fromBech32(text);
-    if (prefix !== this.prefix) throw new Error(`invalid Bech32 prefix; expected ${this.prefix}, got ${prefix}`);
-    if (data.length === 0 || data.length > 255) throw new Error(`address length must be 1-255 bytes, got ${data.length}`);
-    return data;
-  }
-}
+/** A bech32 codec of one prefix (infrastructure's `Bech32Codec`, under slashing's name). */
+export { Bech32Codec as AddressCodec };
 
 export function timestampOfDate(d: Date): google_protobuf.Timestamp {
   const ms = BigInt(d.getTime());
@@ -81,8 +69,8 @@ export function tokensFromShares(v: StakingValidator, sharesAtomics: string): De
 export class SlashingKeeper {
   readonly registry: ProtoRegistry;
   readonly sk: SlashingStakingKeeper;
-  readonly consCodec: AddressCodec;
-  readonly valCodec: AddressCodec;
+  readonly consCodec: Bech32Codec;
+  readonly valCodec: Bech32Codec;
   /** The module's state: the collections of `slashingSchema` (src/keys.ts). */
   readonly state: SlashingState;
   /** The staking hooks slashing implements (v0.45 x/slashing/keeper/hooks.go); wire into staking's slot. */
@@ -94,8 +82,8 @@ export class SlashingKeeper {
     const cons = opts.consensusAddressPrefix ?? (opts.bech32Prefix ? opts.bech32Prefix + 'valcons' : undefined);
     const val = opts.validatorAddressPrefix ?? (opts.bech32Prefix ? opts.bech32Prefix + 'valoper' : undefined);
     if (!cons || !val) throw new Error('slashing keeper: bech32Prefix (or consensusAddressPrefix and validatorAddressPrefix) is required');
-    this.consCodec = new AddressCodec(cons);
-    this.valCodec = new AddressCodec(val);
+    this.consCodec = new Bech32Codec(cons);
+    this.valCodec = new Bech32Codec(val);
     this.state = slashingSchema(opts.registry);
     this.stakingHooks = {
       afterValidatorBonded: (ctx, consAddr) => this.afterValidatorBonded(ctx, consAddr),

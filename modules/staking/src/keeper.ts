@@ -17,7 +17,7 @@ import {
   sharesFromTokens, sharesFromTokensTruncated, tokensFromShares, tokensOf,
 } from './shares.js';
 import type { ProtoRegistry } from '@chain/codec';
-import { fromBech32, sha256, toBech32 } from '@chain/crypto';
+import { Bech32Codec, sha256 } from '@chain/crypto';
 import type { StakingAccountKeeper, StakingBankKeeper } from './expected-keepers.js';
 import type {
   Delegation, DVPair, DVVTriplet, HistoricalInfo, Redelegation, UnbondingDelegation, Validator,
@@ -49,21 +49,8 @@ export interface StakingKeeperOptions {
   readonly powerReduction?: bigint;
 }
 
-/** A bech32 codec of one prefix. */
-export class Bech32Codec {
-  constructor(readonly prefix: string) {}
-  encode(bytes: Uint8Array): string {
-    return toBech32(this.prefix, bytes);
-  }
-  /** Throws `empty address string is not allowed`, `decoding bech32 failed: …` or a prefix error. */
-  decode(text: string): Uint8Array {
-    if (!text || !text.trim()) throw new Error('empty address string is not allowed');
-    const { prefix, data } = fromBech32(text);
-    if (prefix !== this.prefix) throw new Error(`invalid Bech32 prefix; expected ${this.prefix}, got ${prefix}`);
-    if (data.length === 0 || data.length > 255) throw new Error(`address length must be 1-255 bytes, got ${data.length}`);
-    return data;
-  }
-}
+/** A bech32 codec of one prefix (infrastructure's; re-exported under this name). */
+export { Bech32Codec };
 
 export class StakingKeeper {
   readonly registry: ProtoRegistry;

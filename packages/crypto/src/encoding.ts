@@ -61,3 +61,30 @@ export function fromBech32(text: string): Bech32Decoded {
     throw new Error(`decoding bech32 failed: ${(e as Error).message}`);
   }
 }
+
+/**
+ * A bech32 address codec of one prefix (account `chain`, operator `chainvaloper`, consensus `chainvalcons`),
+ * decoding as the SDK's address types do: empty text, bad bech32, another prefix and a length outside
+ * 1-255 bytes are refused with the SDK's messages.
+ */
+export class Bech32Codec {
+  constructor(readonly prefix: string) {}
+
+  encode(bytes: Uint8Array): string {
+    return toBech32(this.prefix, bytes);
+  }
+
+  /** Throws `empty address string is not allowed`, `decoding bech32 failed: …` or a prefix / length error. */
+  decode(text: string): Uint8Array {
+    return decodeAddress(text, [this.prefix]);
+  }
+}
+
+/** Decodes an address whose prefix is one of `prefixes` (the first is named in the error). */
+export function decodeAddress(text: string, prefixes: readonly string[]): Uint8Array {
+  if (!text || !text.trim()) throw new Error('empty address string is not allowed');
+  const { prefix, data } = fromBech32(text);
+  if (!prefixes.includes(prefix)) throw new Error(`invalid Bech32 prefix; expected ${prefixes[0]}, got ${prefix}`);
+  if (data.length === 0 || data.length > 255) throw new Error(`address length must be 1-255 bytes, got ${data.length}`);
+  return data;
+}
