@@ -7,7 +7,10 @@
  * found by `message.action` and `message.module`; `tm.event='ValidatorSetUpdates'` sees the new validator.
  */
 import { expect } from 'chai';
-import { SigningStargateClient, GasPrice } from '@cosmjs/stargate';
+import {
+  SigningStargateClient, GasPrice, QueryClient, setupDistributionExtension, setupMintExtension, setupSlashingExtension, setupStakingExtension,
+} from '@cosmjs/stargate';
+import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import type { DeliverTxResponse } from '@cosmjs/stargate';
 import { Registry } from '@cosmjs/proto-signing';
 import { defaultRegistryTypes } from '@cosmjs/stargate';
@@ -163,5 +166,75 @@ describe('e2e: staking, distribution, slashing through cosmjs', function () {
     const at = await getJson(`${node.restUrl}/cosmos/staking/v1beta1/validators/${valoper}`, { 'x-cosmos-block-height': String(unjailed.height) });
     expect(at.body.validator.jailed).to.equal(false);
     expect(await searchActions('/cosmos.slashing.v1beta1.MsgUnjail')).to.equal(1);
+  });
+
+  it("answers cosmjs's staking, distribution, slashing and mint query extensions as its REST routes do", async () => {
+    const comet = await Comet38Client.connect(node.rpcUrl);
+    try {
+      const q = QueryClient.withExtensions(comet, setupStakingExtension, setupDistributionExtension, setupSlashingExtension, setupMintExtension);
+      // cosmjs decodes Dec fields as their raw integer text (18 decimals): compare through this
+      const dec = (text: string): string => (BigInt(text.replace('.', '')) * 10n ** BigInt(18 - (text.split('.')[1]?.length ?? 0))).toString();
+      // staking
+      const params = await q.staking.params();
+      const restParams = (await rest('/cosmos/staking/v1beta1/params')).params;
+      expect(params.params!.bondDenom).to.equal(DENOM);
+      expect(params.params!.maxValidators).to.equal(restParams.max_validators);
+      expect(params.params!.unbondingTime!.seconds).to.equal(20n);
+      const pool = (await q.staking.pool()).pool!;
+      expect(pool.bondedTokens).to.equal((await rest('/cosmos/staking/v1beta1/pool')).pool.bonded_tokens);
+      const vals = await q.staking.validators('BOND_STATUS_BONDED');
+      expect(vals.validators.map((v) => v.operatorAddress)).to.include(genesisValoper);
+      const mine = (await q.staking.validator(valoper)).validator!;
+      expect(mine.description!.moniker).to.equal('e2e-edited');
+      expect(mine.commission!.commissionRates!.rate).to.equal(dec('0.1'));
+      const del = (await q.staking.delegation(operator, genesisValoper)).delegationResponse!;
+      const restDel = (await rest(`/cosmos/staking/v1beta1/validators/${genesisValoper}/delegations/${operator}`)).delegation_response;
+      expect(del.balance!.amount).to.equal(restDel.balance.amount);
+      expect(del.delegation!.shares).to.equal(dec(restDel.delegation.shares));
+      expect((await q.staking.delegatorDelegations(operator)).delegationResponses.length).to.equal(2);
+      expect((await q.staking.validatorDelegations(valoper)).delegationResponses.map((d) => d.delegation!.delegatorAddress)).to.include(operator);
+      expect((await q.staking.delegatorValidators(operator)).validators).to.have.length(2);
+      expect((await q.staking.delegatorValidator(operator, valoper)).validator!.operatorAddress).to.equal(valoper);
+      // the redelegation completed after the 20 s unbonding time: the SDK answers "no redelegation found"
+      let redErr = '';
+      await q.staking.redelegations(operator, genesisValoper, valoper).catch((e: Error) => { redErr = e.message; });
+      expect(redErr).to.match(/no redelegation found/);
+      expect((await q.staking.delegatorUnbondingDelegations(operator)).unbondingResponses).to.have.length(0);
+      const height = Number((await rest('/cosmos/base/tendermint/v1beta1/blocks/latest')).block.header.height);
+      expect((await q.staking.historicalInfo(height - 1)).hist!.valset.length).to.be.greaterThan(0);
+      // distribution
+      const dparams = (await q.distribution.params()).params!;
+      expect(dparams.communityTax).to.equal(dec((await rest('/cosmos/distribution/v1beta1/params')).params.community_tax));
+      expect((await q.distribution.communityPool()).pool.length).to.equal(1);
+      expect((await q.distribution.delegatorWithdrawAddress(operator)).withdrawAddress).to.equal((await (await devWallet(7)).getAccounts())[0]!.address);
+      expect((await q.distribution.delegationTotalRewards(operator)).rewards.length).to.equal(2);
+      expect((await q.distribution.delegationRewards(operator, genesisValoper)).rewards.length).to.be.greaterThan(0);
+      expect((await q.distribution.delegatorValidators(operator)).validators).to.have.members([genesisValoper, valoper]);
+      expect((await q.distribution.validatorOutstandingRewards(genesisValoper)).rewards!.rewards.length).to.be.greaterThan(0);
+      expect((await q.distribution.validatorCommission(genesisValoper)).commission!.commission.length).to.be.greaterThan(0);
+      // (after the unjail it misses blocks again, so a second downtime slash may already be there)
+      const slashes = (await q.distribution.validatorSlashes(valoper, 1, height)).slashes.map((x) => x.fraction);
+      expect(slashes[0]).to.equal(dec('0.01'));
+      const restSlashes = (await rest(`/cosmos/distribution/v1beta1/validators/${valoper}/slashes?starting_height=1&ending_height=${height}`)).slashes;
+      expect(slashes).to.deep.equal(restSlashes.map((x: any) => dec(x.fraction)));
+      // slashing
+      const consAddr = toBech32('chainvalcons', sha256(consPub).subarray(0, 20));
+      const sparams = (await q.slashing.params()).params!;
+      expect(sparams.signedBlocksWindow).to.equal(20n);
+      expect(sparams.slashFractionDowntime).to.deep.equal(new TextEncoder().encode(dec('0.01')));
+      const info = (await q.slashing.signingInfo(consAddr)).valSigningInfo!;
+      expect(info.address).to.equal(consAddr);
+      expect(info.missedBlocksCounter > 0n).to.equal(true);
+      expect((await q.slashing.signingInfos()).info.map((i) => i.address)).to.include(consAddr);
+      // mint (the extension decodes the Dec values to cosmjs Decimals)
+      const mparams = await q.mint.params();
+      expect(mparams.mintDenom).to.equal(DENOM);
+      const restInflation = Number((await rest('/cosmos/mint/v1beta1/inflation')).inflation);
+      expect((await q.mint.inflation()).toFloatApproximation()).to.be.closeTo(restInflation, 1e-6);
+      expect((await q.mint.annualProvisions()).toFloatApproximation()).to.be.greaterThan(0);
+      expect(mparams.goalBonded.toFloatApproximation()).to.equal(0.67);
+    } finally {
+      comet.disconnect();
+    }
   });
 });

@@ -90,10 +90,11 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
     chainId: opts.chainId,
     router,
     config,
+    // the modules the config names (a smaller config, e.g. without proof of stake, composes a smaller app)
     modules: [
       new AuthModule(accountKeeper), new BankModule(bankKeeper), new StakingModule(stakingKeeper), new DistributionModule(distributionKeeper),
       new SlashingModule(slashingKeeper), new EvidenceModule(evidenceKeeper), new MintModule(mintKeeper), new EvmModule(evmKeeper),
-    ],
+    ].filter((m) => config.modules.includes(m.name)),
     // Ethereum txs (marked by the ExtensionOptionsEthereumTx option) go through the evm ante, others through auth's
     anteHandler: routeAnte(createEvmAnteHandler(evmKeeper), createAnteHandler(accountKeeper, bankKeeper)),
     minGasPrices: parseDecCoins(opts.minGasPrices),

@@ -5,10 +5,17 @@
  *  - REST balance-query latency p50/p99 under 50 concurrent clients;
  *  - tx search latency p50/p99 with 100k indexed txs (in-process, see search.ts);
  *  - committed ERC-20 transfers per second and eth_call latency p50/p99 over the Ethereum JSON-RPC, on a dev
- *    chaind and on the reference dev node hardhat 2 (see evm.ts).
+ *    chaind and on the reference dev node hardhat 2 (see evm.ts);
+ *  - proof of stake, in process (see pos.ts): staking EndBlock and distribution / slashing BeginBlock cost per
+ *    block with 100 and 300 validators and 50k delegations, and bank sends/s with and without those modules.
  *
  * Options (`npm run bench -- --key value ...`):
- *   --only node|search|evm     run only the node measurements (tx/s, REST), only tx search, or only the EVM ones
+ *   --only node|search|evm|pos run only the node measurements (tx/s, REST), only tx search, only the EVM ones,
+ *                              or only the proof-of-stake ones
+ *   --pos-validators 100,300   validator counts of the block-hook measurement
+ *   --pos-delegations N        delegations at genesis (default 50000)
+ *   --pos-blocks N             blocks measured per scenario (default 20)
+ *   --pos-sends N              bank sends per block in the with/without comparison (default 1000, 5 blocks)
  *   --search-txs N             txs to index for the search measurement (default 100000)
  *   --search-block-size N      txs per block (default 1000)
  *   --search-runs N            timed runs per query shape (default 200)
@@ -30,6 +37,7 @@ import { DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Ad
 import { startNode } from '@chain/e2e';
 import { evmBench } from './evm.js';
 import { searchBench } from './search.js';
+import { posBench } from './pos.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
@@ -50,9 +58,18 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  if (ONLY !== undefined && !['node', 'search', 'evm'].includes(ONLY)) throw new Error(`--only must be node, search or evm, not ${ONLY}`);
+  if (ONLY !== undefined && !['node', 'search', 'evm', 'pos'].includes(ONLY)) throw new Error(`--only must be node, search, evm or pos, not ${ONLY}`);
   if (ONLY === undefined || ONLY === 'node') await nodeBench();
   if (ONLY === undefined || ONLY === 'search') await searchBench({ txs: SEARCH_TXS, blockSize: SEARCH_BLOCK_SIZE, runs: SEARCH_RUNS });
+  if (ONLY === undefined || ONLY === 'pos') {
+    await posBench({
+      validators: (args.get('pos-validators') ?? '100,300').split(',').map(Number),
+      delegations: Number(args.get('pos-delegations') ?? 50_000),
+      blocks: Number(args.get('pos-blocks') ?? 20),
+      sendsPerBlock: Number(args.get('pos-sends') ?? 1000),
+      sendBlocks: 5,
+    });
+  }
   if (ONLY === undefined || ONLY === 'evm') {
     const reference = args.get('evm-reference') ?? 'hardhat';
     if (reference !== 'hardhat' && reference !== 'none') throw new Error(`--evm-reference must be hardhat or none, not ${reference}`);
