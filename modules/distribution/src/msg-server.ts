@@ -21,7 +21,8 @@ export function createMsgServer(k: DistributionKeeper): MsgServer<MsgMethods> {
   };
   const checkCoins = (coins: Coin[]): void => {
     try {
-      validateCoins(coins, false);
+      // `Coins.IsValid` of v0.45: an empty list is valid (the message then moves nothing)
+      validateCoins(coins);
     } catch {
       throw Errors.InvalidCoins.wrap(coinsToString(coins));
     }

@@ -113,6 +113,17 @@ describe('distribution Msg service', () => {
       expect(s.bk.getBalance(ctx, s.keeper.moduleAddress(), DENOM)).to.equal(110n);
     });
 
+    it('accepts an empty amount, as v0.45 (an empty Coins is valid): nothing moves', async () => {
+      const ctx0 = s.chain.ctx();
+      const pool0 = s.keeper.getFeePoolCommunityCoins(ctx0).toString();
+      const bal0 = s.bk.getBalance(ctx0, s.keeper.moduleAddress(), DENOM);
+      const res = await send('MsgFundCommunityPool', { amount: [], depositor: KEYS[2]!.address }, KEYS[2]!);
+      expect(res.code, res.log).to.equal(0);
+      const ctx = s.chain.ctx();
+      expect(s.keeper.getFeePoolCommunityCoins(ctx).toString()).to.equal(pool0);
+      expect(s.bk.getBalance(ctx, s.keeper.moduleAddress(), DENOM)).to.equal(bal0);
+    });
+
     it('errors: invalid coins (sdk 10), empty depositor (sdk 7), insufficient funds (sdk 5)', async () => {
       const e10 = await send('MsgFundCommunityPool', { amount: [{ denom: DENOM, amount: '0' }], depositor: KEYS[2]!.address }, KEYS[2]!);
       expect([e10.codespace, e10.code]).to.deep.equal(['sdk', 10]);
