@@ -9,15 +9,27 @@ import { join } from 'node:path';
 const MAIN = new URL('../../apps/node/src/main.ts', import.meta.url).pathname;
 const ROOT = new URL('../..', import.meta.url).pathname;
 
+/** ports this process has handed out: the kernel may give a just-released port to the next bind(0) */
+const handedOut = new Set<number>();
+
+/**
+ * A free local port, never one this process handed out before (a node and hardhat started at once would
+ * otherwise get the same released port and one of them would answer on the other's URL).
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const s = createServer();
+      s.once('error', reject);
+      s.listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
     });
-  });
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 export interface NodeHandle {

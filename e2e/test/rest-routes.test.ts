@@ -4,12 +4,16 @@
  * valid parameters: HTTP 200, application/json, gRPC-gateway JSON checked against the response schema
  * of the document (snake_case keys, 64-bit integers as strings, enums by name, bytes as base64, every
  * field emitted), the `Grpc-Metadata-X-Cosmos-Block-Height` header, and equal answers in both
- * spellings up to the `@type` dialect. A route of the document missing from the parameter tables below
- * fails the test. Also `[api]`: `--api.enable=false` opens no REST listener; `swagger = false` serves
+ * spellings up to the `@type` dialect; the token module's routes also under the original chain's paths
+ * (`/token/...`, answering as the Cosmos spelling). A route of the document missing from the parameter
+ * tables below fails the test. Also `[api]`: `--api.enable=false` opens no REST listener; `swagger = false` serves
  * no Swagger document.
  */
 import { expect } from 'chai';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Socket } from 'node:net';
+import { join } from 'node:path';
+import { TextProposal, VoteOption } from 'cosmjs-types/cosmos/gov/v1beta1/gov';
 import { toBase64 } from '@cosmjs/encoding';
 import { SigningStargateClient, GasPrice } from '@cosmjs/stargate';
 import { fromBase64, fromBech32, sha256, toBech32 } from '@chain/crypto';
@@ -24,6 +28,8 @@ interface Fixture {
   rest: string; sender: string; senderHex: string; accountNumber: string; recipient: string; txHash: string; txHeight: number; evm: string; evm2: string;
   /** the genesis validator: operator and consensus addresses; the sender delegated to it and undelegated part */
   valoper: string; valcons: string;
+  /** a text proposal in its voting period (voting period 1h on this node), with the sender's deposit and yes vote */
+  proposalId: string;
 }
 
 const EVM_DEV0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -97,6 +103,23 @@ const GET_CALLS: Record<string, (f: Fixture) => Call> = {
   '/chain/mint/v1beta1/annual_provisions': () => ({}),
   '/chain/mint/v1beta1/inflation': () => ({}),
   '/chain/mint/v1beta1/params': () => ({}),
+  '/chain/gov/v1beta1/params/{params_type}': () => ({ params: { params_type: 'tallying' } }),
+  '/chain/gov/v1beta1/proposals': (f) => ({ query: `voter=${f.sender}&pagination.count_total=true` }),
+  '/chain/gov/v1beta1/proposals/{proposal_id}': (f) => ({ params: { proposal_id: f.proposalId } }),
+  '/chain/gov/v1beta1/proposals/{proposal_id}/deposits': (f) => ({ params: { proposal_id: f.proposalId } }),
+  '/chain/gov/v1beta1/proposals/{proposal_id}/deposits/{depositor}': (f) => ({ params: { proposal_id: f.proposalId, depositor: f.sender } }),
+  '/chain/gov/v1beta1/proposals/{proposal_id}/tally': (f) => ({ params: { proposal_id: f.proposalId } }),
+  '/chain/gov/v1beta1/proposals/{proposal_id}/votes': (f) => ({ params: { proposal_id: f.proposalId } }),
+  '/chain/gov/v1beta1/proposals/{proposal_id}/votes/{voter}': (f) => ({ params: { proposal_id: f.proposalId, voter: f.sender } }),
+  '/chain/params/v1beta1/params': () => ({ query: 'subspace=staking&key=MaxValidators' }),
+  '/chain/upgrade/v1beta1/applied_plan/{name}': () => ({ params: { name: 'none' } }),
+  '/chain/upgrade/v1beta1/current_plan': () => ({}),
+  '/chain/upgrade/v1beta1/module_versions': () => ({}),
+  '/chain/upgrade/v1beta1/upgraded_consensus_state/{last_height}': () => ({ params: { last_height: '1' } }),
+  '/chain/prc10/fee/{symbol}': () => ({ params: { symbol: 'chain' } }),
+  '/chain/prc10/params': () => ({}),
+  '/chain/prc10/tokens': () => ({ query: 'pagination.count_total=true' }),
+  '/chain/prc10/tokens/{denom}': () => ({ params: { denom: 'achain' } }),
 };
 
 /**
@@ -120,9 +143,20 @@ const POST_CALLS: Record<string, { bodies: (f: Fixture) => Promise<[unknown, unk
   '/chain/evm/v1/estimate_gas': { bodies: async (f) => [{ from: f.evm, to: f.evm2, value: '1' }, { from: f.evm, to: f.evm2, value: '1' }], same: true, check: (b) => expect(b.gas).to.equal('21000') },
 };
 
+/** Paths of the original chain served as aliases (`additional_bindings`), in the Cosmos dialect: alias prefix → canonical prefix. */
+const ORIGINAL_PATHS: readonly (readonly [string, string])[] = [['/token/', '/chain/prc10/']];
+
+/** The original chain's spelling of a canonical template, if it has one. */
+function originalSpelling(template: string): string | undefined {
+  const m = ORIGINAL_PATHS.find(([, to]) => template.startsWith(to));
+  return m ? m[0] + template.slice(m[1].length) : undefined;
+}
+
 /** The canonical template of a swagger path. */
 function canonical(path: string): string {
   if (path.startsWith('/cosmos/base/tendermint/')) return '/chain/base/consensus/' + path.slice('/cosmos/base/tendermint/'.length);
+  const original = ORIGINAL_PATHS.find(([from]) => path.startsWith(from));
+  if (original) return original[1] + path.slice(original[0].length);
   return path.startsWith('/cosmos/') ? '/chain/' + path.slice('/cosmos/'.length) : path;
 }
 
@@ -131,12 +165,13 @@ function cosmosSpelling(template: string): string {
   return '/cosmos/' + template.slice('/chain/'.length);
 }
 
-/** `@type` URLs in the canonical spelling (the Cosmos dialect maps `/chain.x` to `/cosmos.x`, eth keys to ethermint's). */
+/** `@type` URLs in the canonical spelling (the Cosmos dialect maps `/chain.x` to `/cosmos.x`, eth keys to ethermint's, tokens to `/plugchain.prc10.`). */
 function canonicalTypes(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonicalTypes);
   if (v === null || typeof v !== 'object') return v;
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === '@type' && typeof x === 'string'
-    ? x.replace(/^\/cosmos\./, '/chain.').replace(/^\/ethermint\.crypto\.v1\.ethsecp256k1\./, '/chain.crypto.ethsecp256k1.') : canonicalTypes(x)]));
+    ? x.replace(/^\/cosmos\./, '/chain.').replace(/^\/ethermint\.crypto\.v1\.ethsecp256k1\./, '/chain.crypto.ethsecp256k1.').replace(/^\/plugchain\.prc10\./, '/chain.prc10.')
+    : canonicalTypes(x)]));
 }
 
 /** Every `@type` value in a response. */
@@ -195,7 +230,8 @@ function checkSchema(v: unknown, s: Schema, defs: Record<string, Schema>, where:
       const props = s.properties ?? {};
       const oneofMembers = new Set(Object.values(s['x-oneofs'] ?? {}).flat());
       for (const k of Object.keys(o)) {
-        if (!/^[a-z][a-z0-9_]*$/.test(k)) out.push(`${where}.${k}: not snake_case`);
+        // proto field names as they are (OrigName): snake_case, or the original's capitalized `Token` / `Tokens`
+        if (!(k in props) && !/^[a-z][a-z0-9_]*$/.test(k)) out.push(`${where}.${k}: not snake_case`);
         if (!(k in props)) out.push(`${where}.${k}: not a field of the message`);
         else checkSchema(o[k], props[k]!, defs, `${where}.${k}`, out);
       }
@@ -217,8 +253,14 @@ describe('e2e: every REST route of the Swagger document, both spellings, real HT
   const exercised = new Set<string>();
 
   before(async () => {
+    // a voting period of an hour: the fixture proposal stays in it (with its vote) while the routes are called
+    const home = devHome();
+    const genesisFile = join(home, 'config', 'genesis.json');
+    const genesis = JSON.parse(readFileSync(genesisFile, 'utf8'));
+    genesis.app_state.gov.voting_params.voting_period = '3600s';
+    writeFileSync(genesisFile, JSON.stringify(genesis));
     [node, apiOff, noSwagger] = await Promise.all([
-      startNode(), startNode({ extraArgs: ['--api.enable=false'] }), startNode({ home: devHome({ app: { 'api.swagger': false } }) }),
+      startNode({ home }), startNode({ extraArgs: ['--api.enable=false'] }), startNode({ home: devHome({ app: { 'api.swagger': false } }) }),
     ]);
     const sw = await getJson(`${node.restUrl}/swagger`);
     expect(sw.status).to.equal(200);
@@ -243,11 +285,23 @@ describe('e2e: every REST route of the Swagger document, both spellings, real HT
     expect(delegated.code, delegated.rawLog).to.equal(0);
     const undelegated = await client.undelegateTokens(sender, valoper, { denom: 'achain', amount: (10n ** 17n).toString() }, 'auto');
     expect(undelegated.code, undelegated.rawLog).to.equal(0);
+    // a text proposal with the min deposit (voting at once) and the sender's yes vote
+    const proposed = await client.signAndBroadcast(sender, [{
+      typeUrl: '/cosmos.gov.v1beta1.MsgSubmitProposal',
+      value: {
+        content: { typeUrl: '/cosmos.gov.v1beta1.TextProposal', value: TextProposal.encode({ title: 'rest routes', description: 'a proposal to query' }).finish() },
+        initialDeposit: [{ denom: 'achain', amount: (10n * 10n ** 18n).toString() }], proposer: sender,
+      },
+    }], 2);
+    expect(proposed.code, proposed.rawLog).to.equal(0);
+    const proposalId = proposed.events.find((e) => e.type === 'submit_proposal' && e.attributes.some((a) => a.key === 'proposal_id'))!.attributes.find((a) => a.key === 'proposal_id')!.value;
+    const voted = await client.signAndBroadcast(sender, [{ typeUrl: '/cosmos.gov.v1beta1.MsgVote', value: { proposalId: BigInt(proposalId), voter: sender, option: VoteOption.VOTE_OPTION_YES } }], 2);
+    expect(voted.code, voted.rawLog).to.equal(0);
     client.disconnect();
     const acct = (await getJson(`${node.restUrl}/chain/auth/v1beta1/accounts/${sender}`)).body.account;
     f = {
       rest: node.restUrl, sender, recipient, senderHex: Buffer.from(fromBech32(sender).data).toString('hex'), accountNumber: acct.account_number,
-      txHash: sent.body.tx_response.txhash, txHeight: Number(got.body.tx_response.height), evm: EVM_DEV0, evm2: EVM_DEV1, valoper, valcons,
+      txHash: sent.body.tx_response.txhash, txHeight: Number(got.body.tx_response.height), evm: EVM_DEV0, evm2: EVM_DEV1, valoper, valcons, proposalId,
     };
   });
 
@@ -264,7 +318,7 @@ describe('e2e: every REST route of the Swagger document, both spellings, real HT
     if (height !== undefined) expect(Number(h), `${label}: the height asked for`).to.equal(height);
     const problems = checkSchema(r.body, { $ref: schemaRef }, doc.definitions, label, []);
     expect(problems, `${label}: gateway JSON against the schema`).to.deep.equal([]);
-    const wrong = typeUrls(r.body).filter((u) => (dialect === 'cosmos' ? u.startsWith('/chain.') : /^\/(cosmos|ethermint)\./.test(u)));
+    const wrong = typeUrls(r.body).filter((u) => (dialect === 'cosmos' ? u.startsWith('/chain.') : /^\/(cosmos|ethermint|plugchain)\./.test(u)));
     expect(wrong, `${label}: @type URLs of the other dialect`).to.deep.equal([]);
     return r.body;
   };
@@ -272,7 +326,7 @@ describe('e2e: every REST route of the Swagger document, both spellings, real HT
   it('lists every route in both spellings, and every route is in the parameter tables', () => {
     const templates = new Set(Object.keys(doc.paths).map(canonical));
     for (const t of templates) {
-      for (const spelling of [t, cosmosSpelling(t)]) expect(doc.paths, `${spelling} in the document`).to.have.property(spelling);
+      for (const spelling of [t, cosmosSpelling(t), ...(originalSpelling(t) ? [originalSpelling(t)!] : [])]) expect(doc.paths, `${spelling} in the document`).to.have.property(spelling);
       for (const m of Object.keys(doc.paths[t]!)) {
         const table = m === 'get' ? GET_CALLS : POST_CALLS;
         expect(table, `${m.toUpperCase()} ${t} has no entry in the parameter table of this test`).to.have.property(t);
@@ -308,6 +362,13 @@ describe('e2e: every REST route of the Swagger document, both spellings, real HT
         if (call.latest && attempt < 5 && JSON.stringify(canonicalTypes(cosmosBody)) !== JSON.stringify(chainBody)) continue;
         expect(canonicalTypes(cosmosBody), `${template}: the two spellings differ`).to.deep.equal(chainBody);
         exercised.add(`GET ${template}`).add(`GET ${cosmos}`);
+        const original = originalSpelling(template);
+        if (original) {
+          // the original chain's path answers as the Cosmos spelling, `@type` URLs included
+          const c = await rawHttp(`${node.restUrl}${fill(original)}`, { headers });
+          expect(checkAnswer(`GET ${fill(original)}`, c, ref(original), 'cosmos', height), `${original}: differs from ${cosmos}`).to.deep.equal(cosmosBody);
+          exercised.add(`GET ${original}`);
+        }
         break;
       }
     }
@@ -315,6 +376,8 @@ describe('e2e: every REST route of the Swagger document, both spellings, real HT
     expect((await getJson(`${node.restUrl}/cosmos/tx/v1beta1/txs/${f.txHash}`)).body.tx.body.memo).to.equal('rest routes');
     expect((await getJson(`${node.restUrl}/chain/tx/v1beta1/txs?${GET_CALLS['/chain/tx/v1beta1/txs']!(f).query}`)).body.tx_responses[0].txhash).to.equal(f.txHash);
     expect((await getJson(`${node.restUrl}/chain/auth/v1beta1/address_by_id/${f.accountNumber}`)).body.account_address).to.equal(f.sender);
+    // the native token, in the original chain's spelling on its path
+    expect((await getJson(`${node.restUrl}/token/tokens/achain`)).body.Token).to.deep.include({ '@type': '/plugchain.prc10.Token', symbol: 'chain', min_unit: 'achain' });
   });
 
   it('POST: simulate, broadcast, eth_call and estimate_gas with valid bodies in both spellings', async () => {

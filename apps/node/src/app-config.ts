@@ -7,21 +7,27 @@
 import type { AppConfig } from '@chain/app';
 
 export const CHAIN_APP_CONFIG: AppConfig = {
-  modules: ['auth', 'bank', 'staking', 'distribution', 'slashing', 'evidence', 'mint', 'evm'],
+  modules: ['auth', 'bank', 'staking', 'distribution', 'slashing', 'evidence', 'mint', 'evm', 'token', 'gov', 'params', 'upgrade'],
   moduleAccounts: [
     { name: 'fee_collector', permissions: [] },
     { name: 'distribution', permissions: [] },
     { name: 'mint', permissions: ['minter'] },
     { name: 'bonded_tokens_pool', permissions: ['burner', 'staking'] },
     { name: 'not_bonded_tokens_pool', permissions: ['burner', 'staking'] },
+    // the token module (prc10) mints issued tokens and burns its fees and burned tokens
+    { name: 'token', permissions: ['minter', 'burner'] },
+    // proposal deposits, burned when a proposal is vetoed, misses quorum or its min deposit
+    { name: 'gov', permissions: ['burner'] },
   ],
   // as the SDK's simapp: every module account but distribution's is a blocked address
   allowReceiving: ['distribution'],
   authority: 'gov',
   order: {
-    preBlock: [],
+    // upgrade first: it halts (or switches the software) at a plan's height before anything else runs
+    preBlock: ['upgrade'],
     beginBlock: ['evm', 'mint', 'distribution', 'slashing', 'evidence', 'staking'],
-    endBlock: ['staking', 'evm'],
-    initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'mint', 'evm', 'evidence'],
+    // gov before staking (proposals execute before the validator set update of the same block), as the original
+    endBlock: ['gov', 'staking', 'evm'],
+    initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'mint', 'evm', 'evidence', 'token', 'gov', 'upgrade'],
   },
 };

@@ -3,7 +3,7 @@
  * steps, in this order:
  *   1. the registry and the router (built first: a keeper that dispatches messages can be handed it);
  *   2. the keepers, in dependency order (auth → bank → staking → distribution, slashing → evidence, mint →
- *      evm), each given only the keepers it declares;
+ *      token, evm → params, upgrade → gov), each given only the keepers it declares;
  *   3. the hooks between modules, then the App over the declared config (`app-config.ts`).
  */
 import { App, blockedModuleAccounts, createRouter, moduleAccountPermissions, parseDecCoins } from '@chain/app';
@@ -11,14 +11,18 @@ import type { AppConfig, Router } from '@chain/app';
 import { ProtoRegistry } from '@chain/codec';
 import type { CommitStore } from '@chain/store';
 import { CONSENSUS_PROTO_DIR } from '@chain/consensus';
-import { AccountKeeper, AddressCodec, AuthModule, createAnteHandler } from '@chain/auth';
-import { BankKeeper, BankModule } from '@chain/bank';
-import { EvmKeeper, EvmModule, createEvmAnteHandler, routeAnte } from '@chain/evm';
-import { StakingKeeper, StakingModule } from '@chain/staking';
-import { DistributionKeeper, DistributionModule } from '@chain/distribution';
-import { SlashingKeeper, SlashingModule } from '@chain/slashing';
+import { AccountKeeper, AddressCodec, AuthModule, authParamSubspace, createAnteHandler } from '@chain/auth';
+import { BankKeeper, BankModule, bankParamSubspace } from '@chain/bank';
+import { EvmKeeper, EvmModule, createEvmAnteHandler, evmFeeMarketParamSubspace, evmParamSubspace, routeAnte } from '@chain/evm';
+import { StakingKeeper, StakingModule, stakingParamSubspace } from '@chain/staking';
+import { DistributionKeeper, DistributionModule, createCommunityPoolSpendProposalRoute, distributionParamSubspace } from '@chain/distribution';
+import { SlashingKeeper, SlashingModule, slashingParamSubspace } from '@chain/slashing';
 import { EvidenceKeeper, EvidenceModule } from '@chain/evidence';
-import { MintKeeper, MintModule } from '@chain/mint';
+import { MintKeeper, MintModule, mintParamSubspace } from '@chain/mint';
+import { Prc10Keeper, Prc10Module, prc10ParamSubspace } from '@chain/prc10';
+import { GovKeeper, GovModule, govParamSubspace } from '@chain/gov';
+import { ParamsKeeper, ParamsModule, createParamChangeProposalRoute } from '@chain/params';
+import { UpgradeKeeper, UpgradeModule, createCancelSoftwareUpgradeProposalRoute, createSoftwareUpgradeProposalRoute } from '@chain/upgrade';
 import { CHAIN_APP_CONFIG } from './app-config.js';
 import { BECH32_PREFIX } from './config/init.js';
 
@@ -36,6 +40,12 @@ export interface ChainAppOptions {
   readonly evmGasCap?: bigint;
   /** time limit of eth_call / eth_estimateGas (`[json-rpc] evm-timeout`; 0 = none) */
   readonly evmQueryTimeoutMs?: number;
+  /** the node's home: the upgrade keeper writes `<homeDir>/data/upgrade-info.json` when it halts the chain */
+  readonly homeDir?: string;
+  /** heights whose upgrade plan this node skips instead of halting (`--unsafe-skip-upgrades`) */
+  readonly skipUpgradeHeights?: readonly number[];
+  /** where the upgrade keeper logs its halt, skip and apply messages */
+  readonly upgradeLogger?: { info(msg: string): void; error(msg: string): void };
 }
 
 export interface ChainApp {
@@ -52,6 +62,13 @@ export interface ChainApp {
   readonly slashingKeeper: SlashingKeeper;
   readonly evidenceKeeper: EvidenceKeeper;
   readonly mintKeeper: MintKeeper;
+  /** the token module (prc10, module `token`) */
+  readonly prc10Keeper: Prc10Keeper;
+  readonly govKeeper: GovKeeper;
+  /** every module's params, one subspace per module (`/chain/params/v1beta1/params`, ParameterChangeProposal) */
+  readonly paramsKeeper: ParamsKeeper;
+  /** plans, applied upgrades and this binary's upgrade handlers (`upgradeKeeper.setUpgradeHandler(name, ...)`) */
+  readonly upgradeKeeper: UpgradeKeeper;
 }
 
 /** Builds the registry, router, keepers, hooks and app on a store (usable without the node, e.g. in tests). */
@@ -75,11 +92,32 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
   const slashingKeeper = new SlashingKeeper({ registry, stakingKeeper, bech32Prefix: BECH32_PREFIX });
   const evidenceKeeper = new EvidenceKeeper({ registry, stakingKeeper, slashingKeeper, bech32Prefix: BECH32_PREFIX });
   const mintKeeper = new MintKeeper({ registry, bankKeeper, stakingKeeper, accountKeeper });
+  const prc10Keeper = new Prc10Keeper({ registry, accountKeeper, bankKeeper });
   const evmKeeper = new EvmKeeper({
     registry, accountKeeper, bankKeeper,
     gasCap: opts.evmGasCap ? opts.evmGasCap : undefined,
     queryTimeoutMs: opts.evmQueryTimeoutMs === 0 ? Infinity : opts.evmQueryTimeoutMs,
   });
+  // governance: params reads and changes each module's params through the module's own subspace (of the
+  // modules in the config); upgrade keeps the plans; gov routes the proposal contents those modules own
+  const subspaces = [
+    ['auth', authParamSubspace(accountKeeper)], ['bank', bankParamSubspace(bankKeeper)], ['staking', stakingParamSubspace(stakingKeeper)],
+    ['distribution', distributionParamSubspace(distributionKeeper)], ['slashing', slashingParamSubspace(slashingKeeper)],
+    ['mint', mintParamSubspace(mintKeeper)], ['evm', evmParamSubspace(evmKeeper)], ['evm', evmFeeMarketParamSubspace(evmKeeper)],
+    ['token', prc10ParamSubspace(prc10Keeper)],
+  ] as const;
+  const paramsKeeper = new ParamsKeeper({ subspaces: subspaces.filter(([m]) => config.modules.includes(m)).map(([, sub]) => sub) });
+  const upgradeKeeper = new UpgradeKeeper({
+    registry, moduleVersions: () => app.manager.versionMap(), homeDir: opts.homeDir, skipUpgradeHeights: opts.skipUpgradeHeights, logger: opts.upgradeLogger,
+  });
+  const govKeeper = new GovKeeper({
+    registry, accountKeeper, bankKeeper, stakingKeeper,
+    contentRoutes: [
+      createParamChangeProposalRoute(paramsKeeper), createSoftwareUpgradeProposalRoute(upgradeKeeper), createCancelSoftwareUpgradeProposalRoute(upgradeKeeper),
+      createCommunityPoolSpendProposalRoute(distributionKeeper),
+    ],
+  });
+  if (config.modules.includes('gov')) paramsKeeper.addSubspace(govParamSubspace(govKeeper));
 
   // 3. hooks: staking tells distribution (F1 periods) and slashing (signing infos), in that order
   stakingKeeper.hooks.set(distributionKeeper.stakingHooks, slashingKeeper.stakingHooks);
@@ -94,6 +132,7 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
     modules: [
       new AuthModule(accountKeeper), new BankModule(bankKeeper), new StakingModule(stakingKeeper), new DistributionModule(distributionKeeper),
       new SlashingModule(slashingKeeper), new EvidenceModule(evidenceKeeper), new MintModule(mintKeeper), new EvmModule(evmKeeper),
+      new Prc10Module(prc10Keeper), new GovModule(govKeeper), new ParamsModule(paramsKeeper), new UpgradeModule(upgradeKeeper),
     ].filter((m) => config.modules.includes(m.name)),
     // Ethereum txs (marked by the ExtensionOptionsEthereumTx option) go through the evm ante, others through auth's
     anteHandler: routeAnte(createEvmAnteHandler(evmKeeper), createAnteHandler(accountKeeper, bankKeeper)),
@@ -103,6 +142,7 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
   });
   router.registerPathAlias('/cosmos.base.tendermint.', '/chain.base.consensus.');
   return {
-    authority, registry, router, app, accountKeeper, bankKeeper, evmKeeper, stakingKeeper, distributionKeeper, slashingKeeper, evidenceKeeper, mintKeeper,
+    authority, registry, router, app, accountKeeper, bankKeeper, evmKeeper, stakingKeeper, distributionKeeper, slashingKeeper, evidenceKeeper, mintKeeper, prc10Keeper,
+    govKeeper, paramsKeeper, upgradeKeeper,
   };
 }

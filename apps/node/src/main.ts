@@ -1,14 +1,16 @@
 /** `chaind`: init, start, dev. */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from './cli.js';
+import { parseArgs, parseSkipUpgradeHeights } from './cli.js';
 import { applyFlags, loadConfig, FLAG_TARGETS } from './config/config.js';
-import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM, BECH32_PREFIX } from './config/init.js';
+import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM, BECH32_PREFIX, DEV_GOV_PERIOD, GOV_MIN_DEPOSIT } from './config/init.js';
 import { Node, VERSION } from './node.js';
 import { createLogger } from './logger.js';
+import { exportGenesisDoc } from './export.js';
+import { writeFileSync } from 'node:fs';
 import { DEV_MNEMONIC, fromBech32, toBech32 } from '@chain/crypto';
 
-const KNOWN_FLAGS = new Set([...Object.keys(FLAG_TARGETS), 'home', 'chain-id', 'dev', 'overwrite', 'help', 'log_level']);
+const KNOWN_FLAGS = new Set([...Object.keys(FLAG_TARGETS), 'home', 'chain-id', 'dev', 'overwrite', 'help', 'log_level', 'unsafe-skip-upgrades']);
 
 const USAGE = `chaind ${VERSION}: a Cosmos-SDK-compatible blockchain node in TypeScript
 
@@ -16,10 +18,20 @@ Usage:
   chaind init  [--home DIR] [--chain-id ID] [--moniker NAME] [--dev] [--overwrite]
   chaind start [--home DIR] [flags]
   chaind dev   [--home DIR] [flags]     init a dev home if it is empty, then start
+  chaind export [--home DIR] [--height N] [--output-document FILE]
+                                        the state at the latest height (or N) as a genesis document
+                                        (stop the node first); a new home started from it continues
+                                        at height N + 1
   chaind version
 
 Start flags (override app.toml / config.toml):
 ${Object.keys(FLAG_TARGETS).map((f) => `  --${f}`).join('\n')}
+  --unsafe-skip-upgrades H[,H...]     skip the upgrade plans at these heights instead of halting there
+
+At the height of an upgrade plan this binary has no handler for, the node logs
+UPGRADE "<name>" NEEDED at height: <h>: <info>, writes HOME/data/upgrade-info.json and stops
+producing blocks (that height is not committed) while still serving queries; start the binary that
+has the upgrade, or restart with --unsafe-skip-upgrades <h>.
 
 Default home: ~/.chaind`;
 
@@ -35,7 +47,8 @@ function printDevAccounts(): void {
     lines.push(`(${a.coinType === 60 ? 'eth ' : 'cosm'} ${a.index}) ${a.address}  ${a.coinType === 60 ? a.hexAddress : ''.padEnd(42)}  ${a.path}  ${a.keyType}`);
     lines.push(`        private key: 0x${a.privateKey}`);
   }
-  lines.push('', `Validator: operator ${toBech32(BECH32_PREFIX + 'valoper', fromBech32(accts[0]!.address).data)} (dev account eth 0), the node's consensus key, self-delegation 1000 chain`, '');
+  lines.push('', `Validator: operator ${toBech32(BECH32_PREFIX + 'valoper', fromBech32(accts[0]!.address).data)} (dev account eth 0), the node's consensus key, self-delegation 1000 chain`);
+  lines.push(`Governance: min deposit 10 chain (${GOV_MIN_DEPOSIT}${BASE_DENOM}), max deposit period ${DEV_GOV_PERIOD}, voting period ${DEV_GOV_PERIOD}, quorum 0.334, threshold 0.5, veto 0.334`, '');
   process.stdout.write(lines.join('\n') + '\n');
 }
 
@@ -62,6 +75,24 @@ async function run(): Promise<void> {
       process.stdout.write(`initialized ${home} (chain id ${r.genesis.chain_id})\n`);
       return;
     }
+    case 'export': {
+      if (args.flags['for-zero-height'] !== undefined || args.flags['jail-allowed-addrs'] !== undefined) {
+        throw new Error('export --for-zero-height / --jail-allowed-addrs (a zero-height restart) is not supported: the export continues the chain at height + 1');
+      }
+      const h = args.flags.height;
+      if (h !== undefined && (typeof h !== 'string' || !/^[1-9]\d*$/.test(h))) throw new Error(`--height expects a positive integer, got ${String(h)}`);
+      const out = args.flags['output-document'];
+      if (out !== undefined && typeof out !== 'string') throw new Error('--output-document expects a file path');
+      const doc = await exportGenesisDoc({ home, height: h === undefined ? undefined : Number(h) });
+      const text = JSON.stringify(doc, null, 2) + '\n';
+      if (out) {
+        writeFileSync(out, text);
+        process.stderr.write(`exported height ${Number(doc.initial_height) - 1} of ${doc.chain_id} to ${out}\n`);
+      } else {
+        process.stdout.write(text);
+      }
+      return;
+    }
     case 'start':
     case 'dev': {
       if (args.command === 'dev' && !isInitialized(home)) {
@@ -70,8 +101,10 @@ async function run(): Promise<void> {
       }
       if (!isInitialized(home)) throw new Error(`${home} is not initialized; run: chaind init --home ${home}`);
       for (const f of Object.keys(args.flags)) if (!KNOWN_FLAGS.has(f)) log.warn(`unknown flag --${f} ignored`);
+      const skipUpgradeHeights = parseSkipUpgradeHeights(args.flags['unsafe-skip-upgrades']);
       const cfg = applyFlags(loadConfig(home), args.flags);
-      const node = await Node.create(cfg, log);
+      const node = await Node.create(cfg, log, { skipUpgradeHeights });
+      if (skipUpgradeHeights.length > 0) log.info(`upgrade plans at heights ${skipUpgradeHeights.join(', ')} will be skipped (--unsafe-skip-upgrades)`);
       let stopping = false;
       const stop = (sig: string): void => {
         if (stopping) return;

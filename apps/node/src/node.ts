@@ -9,6 +9,7 @@ import { CommitStore } from '@chain/store';
 import { EventBus } from '@chain/events';
 import { TxIndexer, txEventMap } from '@chain/indexer';
 import { Engine, Mempool, seedOfPrivValidatorKey } from '@chain/consensus';
+import type { EngineHalt } from '@chain/consensus';
 import { nativeKeccak, nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
 import type { NodeConfig } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
@@ -30,6 +31,11 @@ import type { Logger } from './logger.js';
 
 export { VERSION } from './app.js';
 
+export interface NodeOptions {
+  /** heights whose upgrade plan this node skips instead of halting (`--unsafe-skip-upgrades`) */
+  readonly skipUpgradeHeights?: readonly number[];
+}
+
 export class Node {
   rpc?: RpcServer;
   rest?: RestServer;
@@ -46,7 +52,14 @@ export class Node {
 
   get app(): App { return this.parts.app; }
 
-  static async create(config: NodeConfig, log: Logger = createLogger('info')): Promise<Node> {
+  /**
+   * Set when the app halted the chain (an upgrade plan this binary has no handler for): the height that was
+   * not committed and why. The node then produces no more blocks but keeps serving queries and CheckTx, so
+   * operators and monitors see the halt (status stays at the last committed height) until it is stopped.
+   */
+  get halted(): EngineHalt | undefined { return this.engine.halted; }
+
+  static async create(config: NodeConfig, log: Logger = createLogger('info'), opts: NodeOptions = {}): Promise<Node> {
     if (!nativeSecp256k1) log.warn('native secp256k1 binding not loaded: signature checks fall back to pure JS (slow)');
     if (!nativeKeccak) log.warn('native keccak addon not loaded: keccak256 falls back to pure JS (slow)');
     const genesis = readGenesis(config.home);
@@ -63,6 +76,9 @@ export class Node {
         minGasPrices: config.app['minimum-gas-prices'],
         evmGasCap: BigInt(jsonRpc['gas-cap']),
         evmQueryTimeoutMs: parseDurationMs(jsonRpc['evm-timeout']),
+        homeDir: config.home,
+        skipUpgradeHeights: opts.skipUpgradeHeights ?? [],
+        upgradeLogger: log.child('upgrade'),
       });
       const rpcCfg = config.config.rpc;
       const bus = new EventBus({
@@ -89,6 +105,10 @@ export class Node {
         timeoutCommitMs: parseDurationMs(config.config.consensus.timeout_commit),
         mempool: new Mempool({ maxTxs: mp.size, maxTxsBytes: mp.max_txs_bytes, maxTxBytes: mp.max_tx_bytes, cacheSize: mp.cache_size }),
         logger: log.child('consensus'),
+        onHalt: (h) => log.error(
+          `the chain halted at height ${h.height} (not committed): ${h.reason}. The node produces no more blocks and keeps serving queries; `
+          + `stop it and start the binary that has the upgrade, or restart with --unsafe-skip-upgrades ${h.height}`,
+        ),
       });
       engineRef = engine;
       const nodeId = toHex(sha256(utf8(valKey.pub_key.value))).slice(0, 40);

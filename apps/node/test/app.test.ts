@@ -28,8 +28,10 @@ describe('createChainApp (the chain composition)', () => {
 
   it('composes the modules under the declared config, with the gov module account as authority', () => {
     const c = createChainApp({ store, chainId: 'chain_1337-1', minGasPrices: '0achain' });
-    expect(c.app.allModules().map((m) => m.name)).to.deep.equal(['auth', 'bank', 'staking', 'distribution', 'slashing', 'evidence', 'mint', 'evm']);
-    expect(c.app.manager.versionMap()).to.deep.equal({ auth: 2, bank: 2, staking: 2, distribution: 2, slashing: 2, evidence: 1, mint: 1, evm: 1 });
+    expect(c.app.allModules().map((m) => m.name)).to.deep.equal(['auth', 'bank', 'staking', 'distribution', 'slashing', 'evidence', 'mint', 'evm', 'token', 'gov', 'params', 'upgrade']);
+    expect(c.app.manager.versionMap()).to.deep.equal({
+      auth: 2, bank: 2, staking: 2, distribution: 2, slashing: 2, evidence: 1, mint: 1, evm: 1, token: 1, gov: 2, params: 1, upgrade: 1,
+    });
     expect(c.app.manager.validatorUpdatesModule).to.equal('staking');
     // the SDK's gov module address: the first 20 bytes of sha256("gov")
     expect(toHex(fromBech32(c.authority).data)).to.equal('7b5fe22b5446f7c62ea27b8bd71cef94e03f3df2');
@@ -53,7 +55,7 @@ describe('createChainApp (the chain composition)', () => {
     });
     await c.app.commit();
     const exported = c.app.exportGenesis() as Record<string, Record<string, unknown>>;
-    expect(Object.keys(exported)).to.deep.equal(['auth', 'bank', 'distribution', 'staking', 'slashing', 'mint', 'evm', 'evidence']);
+    expect(Object.keys(exported)).to.deep.equal(['auth', 'bank', 'distribution', 'staking', 'slashing', 'mint', 'evm', 'evidence', 'token', 'gov', 'upgrade']);
     // the dev balances are exported as they were; the self-delegation moved to the bonded pool
     const bank = genesis.app_state.bank as { balances: { address: string }[] };
     const out = exported.bank!.balances as { address: string }[];

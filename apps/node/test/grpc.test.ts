@@ -11,7 +11,7 @@ import { applyFlags, loadConfig } from '../src/config/config.js';
 import { initHome, devAccounts } from '../src/config/init.js';
 import { createLogger } from '../src/logger.js';
 import { grpcServiceSpecs, BLOCK_HEIGHT_METADATA } from '../src/grpc/server.js';
-import { cosmosName } from '../src/grpc/names.js';
+import { cosmosName, cosmosServiceName } from '../src/grpc/names.js';
 import { buildReflectionFiles } from '../src/grpc/reflection.js';
 
 interface UnaryResult { bytes?: Buffer; err?: grpc.ServiceError; header?: grpc.Metadata }
@@ -94,7 +94,7 @@ describe('gRPC server (in-process node)', function () {
       const [svc, method] = route.path.slice(1).split('/') as [string, string];
       expect(served.get(svc)?.methods.get(method), route.path).to.equal(route);
       expect(served.get(svc)?.dialect).to.equal('chain');
-      const alias = served.get(cosmosName(svc)!);
+      const alias = served.get(cosmosServiceName(node.app.registry, svc)!);
       expect(alias?.methods.get(method), `cosmos ${route.path}`).to.equal(route);
       expect(alias?.dialect).to.equal('cosmos');
     }

@@ -1,6 +1,7 @@
 export { AccountKeeper, Permission } from './keeper.js';
 export type { Account, BaseAccount, AccountKeeperOptions } from './keeper.js';
-export { DEFAULT_AUTH_PARAMS } from './params.js';
+export { DEFAULT_AUTH_PARAMS, paramSubspace as authParamSubspace } from './params.js';
+export type { AuthParamsAccess } from './params.js';
 export type { AuthParams } from './params.js';
 export type { GenesisState as AuthGenesisState } from './gen/chain/auth/v1beta1.js';
 export { AddressCodec, moduleAddress } from './address.js';

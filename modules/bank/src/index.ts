@@ -1,7 +1,7 @@
 export { BankKeeper } from './keeper.js';
 export type { BankKeeperOptions } from './keeper.js';
 export { BankErrors } from './errors.js';
-export { DEFAULT_BANK_PARAMS } from './params.js';
+export { DEFAULT_BANK_PARAMS, paramSubspace as bankParamSubspace } from './params.js';
 export type { BankParams } from './params.js';
 export type { Metadata, GenesisState as BankGenesisState } from './gen/chain/bank/v1beta1.js';
 export { EventType as BankEventType, AttributeKey as BankAttributeKey } from './events.js';
@@ -13,3 +13,4 @@ export { MODULE_NAME as BANK_MODULE_NAME, STORE_KEY as BANK_STORE_KEY, bankSchem
 export type { BankState } from './keys.js';
 // generated types of chain.bank.v1beta1 (`chain_bank_v1beta1.MsgSend`, `Msg`, `Query`, ...)
 export * from './gen/index.js';
+export { bankSimulation, bankInvariants, nonNegativeBalanceInvariant, totalSupplyInvariant, type BankSimulationOptions } from './simulation.js';

@@ -9,7 +9,9 @@ export {
   validateParamsValues as validateDistributionParamsValues,
   paramsFromProto as distributionParamsFromProto,
   paramsToProto as distributionParamsToProto,
+  paramSubspace as distributionParamSubspace,
 } from './params.js';
+export type { DistributionParamsAccess } from './params.js';
 export type { DistributionParams, DistributionParamsValues } from './params.js';
 export type { GenesisState as DistributionGenesisState } from './gen/chain/distribution/v1beta1.js';
 export { defaultGenesis as defaultDistributionGenesis, validateGenesis as validateDistributionGenesis } from './genesis.js';
@@ -35,3 +37,8 @@ export {
 export type { DistributionState } from './keys.js';
 // generated types of chain.distribution.v1beta1 (`chain_distribution_v1beta1.FeePool`, `Msg`, `Query`, ...)
 export { chain_distribution_v1beta1 } from './gen/index.js';
+export { distributionSimulation, type DistributionSimulationOptions } from './simulation.js';
+export {
+  createCommunityPoolSpendProposalRoute, validateCommunityPoolSpendProposal, PROPOSAL_TYPE_COMMUNITY_POOL_SPEND,
+} from './proposal.js';
+export type { CommunityPoolSpendProposalRoute } from './proposal.js';

@@ -1,4 +1,6 @@
 /** distribution params (x/distribution/types/params.go of SDK v0.45): proto shape, Dec values, defaults, validation. */
+import { aminoJson, defineParamSubspace, paramKey } from '@chain/app';
+import type { Context, ParamSubspace } from '@chain/app';
 import { Dec } from '@chain/math';
 import type { Params } from './gen/chain/distribution/v1beta1.js';
 
@@ -64,4 +66,33 @@ export function validateParamsValues(p: DistributionParamsValues): void {
 
 export function validateParams(p: DistributionParams): void {
   validateParamsValues(paramsFromProto(p));
+}
+
+/** What the distribution subspace reads and writes: the keeper's params in the proto shape. */
+export interface DistributionParamsAccess {
+  getParamsProto(ctx: Context): DistributionParams;
+  setParams(ctx: Context, p: DistributionParams): void;
+}
+
+type DecField = 'community_tax' | 'base_proposer_reward' | 'bonus_proposer_reward';
+
+/**
+ * The `distribution` params subspace of x/params (SDK v0.45 x/distribution/types/params.go, lowercase keys):
+ * `communitytax`, `baseproposerreward`, `bonusproposerreward` (Dec, quoted 18 decimals; the SDK's validator
+ * `<what> must be positive: <d>` / `<what> too large: <d>`) and `withdrawaddrenabled` (bool). The stored
+ * params must then pass `Params.ValidateBasic` (sum of the three at most one), which the keeper checks.
+ */
+export function paramSubspace(k: DistributionParamsAccess): ParamSubspace {
+  const dec = (key: string, field: DecField, what: string) =>
+    paramKey<DistributionParams, string>(key, aminoJson.decAtomics, (p) => p[field], (p, v) => ({ ...p, [field]: v }), (atomics) => {
+      const d = decOf(atomics);
+      if (d.isNegative()) throw new Error(`${what} must be positive: ${d}`);
+      if (d.gt(Dec.one())) throw new Error(`${what} too large: ${d}`);
+    });
+  return defineParamSubspace('distribution', { get: (ctx) => k.getParamsProto(ctx), set: (ctx, p) => k.setParams(ctx, p) }, [
+    dec('communitytax', 'community_tax', 'community tax'),
+    dec('baseproposerreward', 'base_proposer_reward', 'base proposer reward'),
+    dec('bonusproposerreward', 'bonus_proposer_reward', 'bonus proposer reward'),
+    paramKey<DistributionParams, boolean>('withdrawaddrenabled', aminoJson.bool, (p) => p.withdraw_addr_enabled, (p, v) => ({ ...p, withdraw_addr_enabled: v })),
+  ]);
 }

@@ -1,10 +1,12 @@
 /** evm genesis: the default state, validation, InitGenesis and ExportGenesis on `GenesisState`. */
 import type { Context } from '@chain/app';
 import { fromHex, toHex } from '@chain/crypto';
+import { prefixEnd } from '@chain/store';
 import type { EvmAccountKeeper } from './expected-keepers.js';
 import type { GenesisAccount, GenesisState } from './gen/chain/evm/v1.js';
 import type { EvmKeeper } from './keeper.js';
 import { DEFAULT_EVM_PARAMS, parseParams } from './params.js';
+import { STORAGE_PREFIX, STORE_KEY, storagePrefix } from './keys.js';
 
 export type { GenesisAccount, GenesisState };
 
@@ -55,11 +57,35 @@ export function initGenesis(ctx: Context, k: EvmKeeper, gen: GenesisState): void
   }
 }
 
+/**
+ * Every account with code or storage, in address order (an account can hold storage without code: a
+ * constructor that wrote slots and returned empty code). Not exported: the block hashes of the last 8191
+ * blocks (BLOCKHASH), which belong to the exporting chain's blocks; the chain started from the export has
+ * its own, from its initial height on.
+ */
 export function exportGenesis(ctx: Context, k: EvmKeeper): GenesisState {
   const accounts: GenesisAccount[] = [];
-  for (const addr of k.contracts(ctx)) {
+  const addresses = new Map<string, Uint8Array>();
+  for (const addr of k.contracts(ctx)) addresses.set(toHex(addr), addr);
+  for (const addr of storageOwners(ctx)) addresses.set(toHex(addr), addr);
+  for (const addr of [...addresses.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, a]) => a)) {
     const storage = [...k.storage(ctx, addr)].map(([key, value]) => ({ key: '0x' + toHex(key), value: '0x' + toHex(value) }));
     accounts.push({ address: '0x' + toHex(addr), code: '0x' + toHex(k.getCode(ctx, addr)), storage });
   }
   return { params: k.getParams(ctx), accounts, base_fee: k.getBaseFee(ctx).toString() };
 }
+
+/** The addresses that have storage: one seek per address (0x03 | address(20) | slot(32)). */
+function* storageOwners(ctx: Context): IterableIterator<Uint8Array> {
+  const store = ctx.kv(STORE_KEY);
+  const end = Uint8Array.of(STORAGE_PREFIX + 1);
+  let start: Uint8Array = Uint8Array.of(STORAGE_PREFIX);
+  for (;;) {
+    const next = store.iterator(start, end).next();
+    if (next.done) return;
+    const addr = next.value[0].slice(1, 21);
+    yield addr;
+    start = prefixEnd(storagePrefix(addr))!;
+  }
+}
+

@@ -35,8 +35,11 @@ export { ContextStateManager, CodeCache } from './statedb.js';
 export type { StateManagerDeps } from './statedb.js';
 export { Executor, ExecutionTimeoutError } from './executor.js';
 export type { Message, BlockEnv, ExecutionResult, EvmLog, RunBudget } from './executor.js';
-export { DEFAULT_EVM_PARAMS, INITIAL_BASE_FEE, parseParams, nextBaseFee } from './params.js';
-export type { EvmParams, ParsedParams } from './params.js';
+export {
+  DEFAULT_EVM_PARAMS, INITIAL_BASE_FEE, parseParams, nextBaseFee, paramSubspace as evmParamSubspace,
+  feeMarketParamSubspace as evmFeeMarketParamSubspace,
+} from './params.js';
+export type { EvmParams, ParsedParams, EvmParamsAccess } from './params.js';
 export { EvmErrors } from './errors.js';
 export { HARDFORK, commonFor, ecrecover, nativeEcrecover, parseEip155ChainId } from './crypto.js';
 export {

@@ -1,5 +1,6 @@
 /** evm params: the proto shape, defaults, validation, and the bigint view the keeper computes with. */
-import { isValidDenom } from '@chain/app';
+import { aminoJson, defineKeyedParamSubspace, defineParamSubspace, isValidDenom, paramKey, paramKeyOn, validateParamDenom } from '@chain/app';
+import type { Context, ParamKeyAccess, ParamKeyDef, ParamSubspace } from '@chain/app';
 import { EvmErrors } from './errors.js';
 import type { Params } from './gen/chain/evm/v1.js';
 import { EVM_DENOM } from './keys.js';
@@ -73,4 +74,69 @@ export function nextBaseFee(baseFee: bigint, blockGasUsed: bigint, p: ParsedPara
     }
   }
   return next < p.minGasPrice ? p.minGasPrice : next;
+}
+
+/** What the evm subspaces read and write: the keeper's params and the live base fee. */
+export interface EvmParamsAccess {
+  getParams(ctx: Context): EvmParams;
+  setParams(ctx: Context, p: EvmParams): void;
+  getBaseFee(ctx: Context): bigint;
+  setBaseFee(ctx: Context, fee: bigint): void;
+}
+
+const DEC_SCALE = 10n ** 18n;
+
+/**
+ * The `evm` params subspace of x/params, with Ethermint v0.18's key names for the params this module has:
+ * `EVMDenom` (string) and `AllowUnprotectedTxs` (bool), plus this chain's `BlockGasLimit` (uint64, quoted;
+ * Ethermint takes it from the consensus params). Ethermint's `EnableCreate`, `EnableCall`,
+ * `EnableExtraEIPs` and `ChainConfig` are not params here (creation and calls are always enabled, the fork
+ * rules fixed). Each change is then checked by `parseParams` (`evm` 17).
+ */
+export function paramSubspace(k: EvmParamsAccess): ParamSubspace {
+  return defineParamSubspace('evm', { get: (ctx) => k.getParams(ctx), set: (ctx, p) => k.setParams(ctx, p) }, [
+    paramKey<EvmParams, string>('EVMDenom', aminoJson.string, (p) => p.evm_denom, (p, v) => ({ ...p, evm_denom: v }), validateParamDenom),
+    paramKey<EvmParams, boolean>('AllowUnprotectedTxs', aminoJson.bool, (p) => p.allow_unprotected_txs, (p, v) => ({ ...p, allow_unprotected_txs: v })),
+    paramKey<EvmParams, bigint>('BlockGasLimit', aminoJson.uint64, (p) => p.block_gas_limit, (p, v) => ({ ...p, block_gas_limit: v })),
+  ]);
+}
+
+/**
+ * The `feemarket` params subspace of x/params, with Ethermint v0.18's key names for the fee-market params
+ * this module has: `BaseFeeChangeDenominator`, `ElasticityMultiplier` (uint32, bare numbers), `BaseFee`
+ * (sdk.Int, quoted: the live base fee of the next block, as Ethermint's param) and `MinGasPrice` (sdk.Dec,
+ * quoted 18 decimals; whole units of the evm denom here). `NoBaseFee`, `EnableHeight` and
+ * `MinGasMultiplier` are not params here (the base fee is always on).
+ */
+export function feeMarketParamSubspace(k: EvmParamsAccess): ParamSubspace {
+  const params = { get: (ctx: Context) => k.getParams(ctx), set: (ctx: Context, p: EvmParams) => k.setParams(ctx, p) };
+  const onParams = (def: ParamKeyDef<EvmParams>): ParamKeyAccess => paramKeyOn(params, def);
+  return defineKeyedParamSubspace('feemarket', [
+    onParams(paramKey<EvmParams, number>('BaseFeeChangeDenominator', aminoJson.uint32, (p) => p.base_fee_change_denominator, (p, v) => ({ ...p, base_fee_change_denominator: v }), (v) => {
+      if (v === 0) throw new Error('base fee change denominator cannot be 0');
+    })),
+    onParams(paramKey<EvmParams, number>('ElasticityMultiplier', aminoJson.uint32, (p) => p.elasticity_multiplier, (p, v) => ({ ...p, elasticity_multiplier: v }))),
+    {
+      key: 'BaseFee',
+      getCtx: (ctx) => aminoJson.int.encode(k.getBaseFee(ctx)),
+      setCtx: (ctx, value) => {
+        const fee = aminoJson.int.decode(value);
+        if (fee < 0n) throw new Error('invalid parameter value: base fee cannot be negative');
+        k.setBaseFee(ctx, fee);
+      },
+    },
+    onParams(paramKey<EvmParams, string>(
+      'MinGasPrice',
+      aminoJson.decAtomics,
+      (p) => (BigInt(p.min_gas_price || '0') * DEC_SCALE).toString(),
+      (p, atomics) => ({ ...p, min_gas_price: (BigInt(atomics) / DEC_SCALE).toString() }),
+      (atomics) => {
+        const v = BigInt(atomics);
+        const text = JSON.parse(aminoJson.decAtomics.encode(atomics)) as string;
+        if (v < 0n) throw new Error(`value cannot be negative: ${text}`);
+        // this module prices gas in whole units of the evm denom
+        if (v % DEC_SCALE !== 0n) throw new Error(`min gas price must be an integer: ${text}`);
+      },
+    )),
+  ]);
 }

@@ -148,4 +148,26 @@ describe('evm state adapter', () => {
       await g.close();
     }
   });
+
+  it('exports the storage of an account without code (a constructor that wrote a slot and returned no code), in address order', async () => {
+    // constructor: SSTORE(1, 7), then return nothing
+    const initcode = Buffer.from('6007600155' + '00', 'hex');
+    const res = await chain.deliver(chain.ethTx(alice, { data: initcode, gasLimit: 200_000n, maxFeePerGas: 2n * GWEI, maxPriorityFeePerGas: 0n }));
+    expect(attrValues(res.events, 'ethereum_tx', 'ethereumTxFailed')).to.deep.equal([]);
+    const created = generateAddress(alice.addr, bigIntToBytes(chain.ak.getAccount(chain.ctx(), alice.addr)!.base.sequence - 1n));
+    expect((await chain.query<{ code: Uint8Array }>('Code', { address: hexAddress(created) })).code).to.have.length(0);
+    const exported = chain.app.exportGenesis().evm as { accounts: { address: string; code: string; storage: { key: string; value: string }[] }[] };
+    const mine = exported.accounts.find((a) => a.address === hexAddress(created).toLowerCase());
+    expect(mine).to.deep.equal({ address: hexAddress(created).toLowerCase(), code: '0x', storage: [{ key: bytesToHex(slot(1n)), value: bytesToHex(slot(7n)) }] });
+    const order = exported.accounts.map((a) => a.address);
+    expect(order).to.deep.equal([...order].sort());
+    // and it imports back
+    const g = await EvmTestChain.create({ evmGenesis: { accounts: [mine!] } });
+    try {
+      expect((await g.query<{ value: string }>('Storage', { address: hexAddress(created), key: '0x01' })).value).to.equal(bytesToHex(slot(7n)));
+      expect((g.app.exportGenesis().evm as { accounts: unknown[] }).accounts).to.deep.equal([mine]);
+    } finally {
+      await g.close();
+    }
+  });
 });

@@ -9,7 +9,9 @@ export {
   validateParamsValues as validateMintParamsValues,
   paramsFromProto as mintParamsFromProto,
   paramsToProto as mintParamsToProto,
+  paramSubspace as mintParamSubspace,
 } from './params.js';
+export type { MintParamsAccess } from './params.js';
 export type { MintParams, MintParamsValues } from './params.js';
 export {
   initialMinter,

@@ -2,6 +2,8 @@
  * mint params (x/mint/types/params.go of SDK v0.45): the proto type (Dec fields as wire atomics), the same
  * values as `Dec`s, the defaults and their validation with the SDK's messages.
  */
+import { aminoJson, defineParamSubspace, paramKey, validateParamDenom } from '@chain/app';
+import type { Context, ParamSubspace } from '@chain/app';
 import { Dec, validateDenom } from '@chain/math';
 import type { Params } from './gen/chain/mint/v1beta1.js';
 
@@ -96,4 +98,36 @@ export function validateParamsValues(p: MintParamsValues): void {
 /** Validates params in the proto shape (see `validateParamsValues`). */
 export function validateParams(p: MintParams): void {
   validateParamsValues(paramsFromProto(p));
+}
+
+/** What the mint subspace reads and writes: the keeper's params. */
+export interface MintParamsAccess {
+  getParamsProto(ctx: Context): MintParams;
+  setParams(ctx: Context, p: MintParamsValues): void;
+}
+
+type DecField = 'inflation_rate_change' | 'inflation_max' | 'inflation_min' | 'goal_bonded';
+
+/**
+ * The `mint` params subspace of x/params (SDK v0.45 x/mint/types/params.go): `MintDenom` (string),
+ * `InflationRateChange`, `InflationMax`, `InflationMin`, `GoalBonded` (Dec, quoted 18 decimals) and
+ * `BlocksPerYear` (uint64, quoted), each checked by the SDK's validator; the keeper then checks the whole
+ * params (max inflation at least min inflation).
+ */
+export function paramSubspace(k: MintParamsAccess): ParamSubspace {
+  const dec = (key: string, field: DecField, what: string) =>
+    paramKey<MintParams, string>(key, aminoJson.decAtomics, (p) => p[field], (p, v) => ({ ...p, [field]: v }), (atomics) => validateFraction(decOf(atomics), what));
+  return defineParamSubspace('mint', { get: (ctx) => k.getParamsProto(ctx), set: (ctx, p) => k.setParams(ctx, paramsFromProto(p)) }, [
+    paramKey<MintParams, string>('MintDenom', aminoJson.string, (p) => p.mint_denom, (p, v) => ({ ...p, mint_denom: v }), (v) => {
+      if (v.trim() === '') throw new Error('mint denom cannot be blank');
+      validateParamDenom(v);
+    }),
+    dec('InflationRateChange', 'inflation_rate_change', 'inflation rate change'),
+    dec('InflationMax', 'inflation_max', 'max inflation'),
+    dec('InflationMin', 'inflation_min', 'min inflation'),
+    dec('GoalBonded', 'goal_bonded', 'goal bonded'),
+    paramKey<MintParams, bigint>('BlocksPerYear', aminoJson.uint64, (p) => p.blocks_per_year, (p, v) => ({ ...p, blocks_per_year: v }), (v) => {
+      if (v === 0n) throw new Error(`blocks per year must be positive: ${v}`);
+    }),
+  ]);
 }

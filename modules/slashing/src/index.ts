@@ -8,7 +8,9 @@ export {
   DEFAULT_PARAMS as DEFAULT_SLASHING_PARAMS, defaultParams as defaultSlashingParams, defaultParamsValues as defaultSlashingParamsValues,
   validateParams as validateSlashingParams, validateParamsValues as validateSlashingParamsValues,
   paramsFromProto as slashingParamsFromProto, paramsToProto as slashingParamsToProto, goDurationString,
+  paramSubspace as slashingParamSubspace,
 } from './params.js';
+export type { SlashingParamsAccess } from './params.js';
 export type { SlashingParams, SlashingParamsValues } from './params.js';
 export type { GenesisState as SlashingGenesisState } from './gen/chain/slashing/v1beta1.js';
 export { defaultGenesis as defaultSlashingGenesis, validateGenesis as validateSlashingGenesis } from './genesis.js';
@@ -23,3 +25,4 @@ export {
 export type { SlashingState } from './keys.js';
 // generated types of chain.slashing.v1beta1 (`chain_slashing_v1beta1.MsgUnjail`, `Msg`, `Query`, ...)
 export { chain_slashing_v1beta1 } from './gen/index.js';
+export { slashingSimulation, type SlashingSimulationOptions } from './simulation.js';

@@ -3,6 +3,8 @@
  * the jail duration a protobuf Duration), the same values as `Dec`s / bigint nanoseconds, the defaults, and
  * the per-param validation of the params subspace with the SDK's messages.
  */
+import { aminoJson, defineParamSubspace, paramKey } from '@chain/app';
+import type { Context, ParamSubspace } from '@chain/app';
 import type { google_protobuf } from '@chain/codec';
 import { Dec } from '@chain/math';
 import type { Params } from './gen/chain/slashing/v1beta1.js';
@@ -118,4 +120,43 @@ export function validateParamsValues(p: SlashingParamsValues): void {
 
 export function validateParams(p: SlashingParams): void {
   validateParamsValues(paramsFromProto(p));
+}
+
+/** What the slashing subspace reads and writes: the keeper's params in the proto shape. */
+export interface SlashingParamsAccess {
+  getParamsProto(ctx: Context): SlashingParams;
+  setParams(ctx: Context, p: SlashingParams): void;
+}
+
+/** A fraction param's validator: `<what> cannot be negative: <d>` / `<what> too large: <d>`. */
+function fraction(what: string): (atomics: string) => void {
+  return (atomics) => {
+    const d = decOf(atomics);
+    if (d.isNegative()) throw new Error(`${what} cannot be negative: ${d}`);
+    if (d.gt(Dec.one())) throw new Error(`${what} too large: ${d}`);
+  };
+}
+
+type DecField = 'min_signed_per_window' | 'slash_fraction_double_sign' | 'slash_fraction_downtime';
+
+/**
+ * The `slashing` params subspace of x/params (SDK v0.45 x/slashing/types/params.go): `SignedBlocksWindow`
+ * (int64, quoted), `MinSignedPerWindow`, `SlashFractionDoubleSign`, `SlashFractionDowntime` (Dec, quoted 18
+ * decimals) and `DowntimeJailDuration` (duration, quoted nanoseconds), each checked by the SDK's validator.
+ */
+export function paramSubspace(k: SlashingParamsAccess): ParamSubspace {
+  const dec = (key: string, field: DecField, what: string) =>
+    paramKey<SlashingParams, string>(key, aminoJson.decAtomics, (p) => p[field], (p, v) => ({ ...p, [field]: v }), fraction(what));
+  return defineParamSubspace('slashing', { get: (ctx) => k.getParamsProto(ctx), set: (ctx, p) => k.setParams(ctx, p) }, [
+    paramKey<SlashingParams, bigint>('SignedBlocksWindow', aminoJson.int64, (p) => p.signed_blocks_window, (p, v) => ({ ...p, signed_blocks_window: v }), (v) => {
+      if (v <= 0n) throw new Error(`signed blocks window must be positive: ${v}`);
+    }),
+    dec('MinSignedPerWindow', 'min_signed_per_window', 'min signed per window'),
+    paramKey<SlashingParams, google_protobuf.Duration | null>('DowntimeJailDuration', aminoJson.duration, (p) => p.downtime_jail_duration, (p, v) => ({ ...p, downtime_jail_duration: v }), (v) => {
+      const ns = durationToNanos(v);
+      if (ns <= 0n) throw new Error(`downtime jail duration must be positive: ${goDurationString(ns)}`);
+    }),
+    dec('SlashFractionDoubleSign', 'slash_fraction_double_sign', 'double sign slash fraction'),
+    dec('SlashFractionDowntime', 'slash_fraction_downtime', 'downtime slash fraction'),
+  ]);
 }

@@ -1,7 +1,11 @@
 export { StakingKeeper, Bech32Codec, DEFAULT_POWER_REDUCTION } from './keeper.js';
 export type { StakingKeeperOptions } from './keeper.js';
 export { StakingErrors } from './errors.js';
-export { DEFAULT_PARAMS as DEFAULT_STAKING_PARAMS, defaultParams as defaultStakingParams, validateParams as validateStakingParams } from './params.js';
+export {
+  DEFAULT_PARAMS as DEFAULT_STAKING_PARAMS, defaultParams as defaultStakingParams, validateParams as validateStakingParams,
+  paramSubspace as stakingParamSubspace,
+} from './params.js';
+export type { StakingParamsAccess } from './params.js';
 export type { StakingParams } from './params.js';
 export type { GenesisState as StakingGenesisState } from './gen/chain/staking/v1beta1.js';
 export { EventType as StakingEventType, AttributeKey as StakingAttributeKey } from './events.js';
@@ -29,3 +33,4 @@ export {
   addTokensFromDel, removeDelShares, removeTokens, sharesFromTokens, sharesFromTokensTruncated, tokensFromShares,
   tokensFromSharesTruncated as validatorTokensFromSharesTruncated, tokensFromSharesRoundUp, invalidExRate, validateCommissionRates, validateNewRate,
 } from './shares.js';
+export { stakingSimulation, type StakingSimulationOptions } from './simulation.js';

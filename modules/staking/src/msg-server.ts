@@ -151,7 +151,10 @@ export function createMsgServer(k: StakingKeeper): MsgServer<MsgMethods> {
       const now = dateTs(ctx.block.time);
       let validator: Validator = {
         operator_address: m.validator_address,
-        consensus_pubkey: m.pubkey,
+        // stored under the canonical type URL (as auth stores account keys), whichever spelling the tx used
+        // (`/cosmos.crypto.ed25519.PubKey` from cosmjs): the state must not depend on the client, and a genesis
+        // export (whose JSON names the canonical type) must import to the same bytes
+        consensus_pubkey: k.registry.packAny(unpacked.name, unpacked.message),
         jailed: false,
         status: BondStatus.BOND_STATUS_UNBONDED,
         tokens: '0',

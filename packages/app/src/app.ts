@@ -21,7 +21,7 @@ import type { AppModule } from './module.js';
 import { ModuleManager } from './manager.js';
 import type { AppConfig } from './app-config.js';
 import { queryErrorToAbci } from './query-errors.js';
-import type { BlockReplay, ReplayBlockRequest } from './replay.js';
+import type { BlockDryRun, BlockReplay, ReplayBlockRequest } from './replay.js';
 import type {
   AbciApplication, CheckTxRequest, CommitListener, CommitResponse, ExecTxResult, FinalizeBlockRequest, FinalizeBlockResponse,
   InfoRequest, InfoResponse, InitChainRequest, InitChainResponse, PrepareProposalRequest, PrepareProposalResponse,
@@ -66,6 +66,8 @@ export class App implements AbciApplication {
   private checkState: CacheKVStore;
   /** InitChain's writes, committed with the first block */
   private genesisState: CacheKVStore | undefined;
+  /** the genesis `initial_height`: the height of the first block (InitChain's request; 1 by default) */
+  private initialHeight = 1;
   private deliverState: CacheKVStore | undefined;
   private pendingHeight = 0;
   private lastBlock: BlockInfo;
@@ -140,14 +142,47 @@ export class App implements AbciApplication {
     const state = branch(this.store.state);
     const block: BlockInfo = { height: req.initialHeight, time: req.time, chainId: this.chainId, proposer: new Uint8Array() };
     const ctx = new Context(state, block, 'genesis', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
+    if (!Number.isSafeInteger(req.initialHeight) || req.initialHeight < 1) throw new Error(`InitChain with initial height ${req.initialHeight}`);
     const validators = this.manager.initGenesis(ctx, this.registry, req.appState);
     this.genesisState = state;
+    this.initialHeight = req.initialHeight;
     this.lastBlock = block;
     return { validators, appHash: this.store.lastAppHash, consensusParams: req.consensusParams };
   }
 
+  /**
+   * Every module's ExportGenesis (in the config's export order) over the latest committed state, or,
+   * between InitChain and the first block, over the state InitChain wrote (what that block starts from).
+   */
   exportGenesis(): Record<string, unknown> {
-    return this.manager.exportGenesis(this.queryContext(), this.registry);
+    const pending = this.pendingGenesisState();
+    return this.manager.exportGenesis(pending ? this.queryContext(pending, this.initialHeight - 1) : this.queryContext(), this.registry);
+  }
+
+  /** ExportGenesis over the committed state at `height` (a pinned view of a past height when it is not the last). */
+  async exportGenesisAt(height: number): Promise<Record<string, unknown>> {
+    return this.atHeight(height, (ctx) => this.manager.exportGenesis(ctx, this.registry));
+  }
+
+  /**
+   * The state InitChain wrote, read-only, until the first block commits it (undefined otherwise): the
+   * state a chain starts from, e.g. to compare an imported genesis with the state it was exported from.
+   */
+  pendingGenesisState(): KVStore | undefined {
+    const g = this.genesisState;
+    if (!g) return undefined;
+    return {
+      get: (k) => g.get(k),
+      has: (k) => g.has(k),
+      set: () => { throw new Error('the genesis state is read-only'); },
+      delete: () => { throw new Error('the genesis state is read-only'); },
+      iterator: (start, end, reverse) => g.iterator(start, end, reverse),
+    };
+  }
+
+  /** The height the next block must have: the genesis initial height before the first block, then last + 1. */
+  private nextHeight(): number {
+    return this.store.lastHeight === 0 ? this.initialHeight : this.store.lastHeight + 1;
   }
 
   // ---- CheckTx --------------------------------------------------------------------------------------------
@@ -181,7 +216,7 @@ export class App implements AbciApplication {
   // ---- FinalizeBlock / Commit -----------------------------------------------------------------------------
 
   async finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse> {
-    if (req.height !== this.store.lastHeight + 1) throw new Error(`finalizeBlock height ${req.height}, expected ${this.store.lastHeight + 1}`);
+    if (req.height !== this.nextHeight()) throw new Error(`finalizeBlock height ${req.height}, expected ${this.nextHeight()}`);
     // a fresh branch each time: a block finalized again (after a failed commit) starts from the same state
     const state = branch(this.store.state);
     if (this.genesisState) for (const c of this.genesisState.changes()) c.value === undefined ? state.delete(c.key) : state.set(c.key, c.value);
@@ -207,7 +242,7 @@ export class App implements AbciApplication {
 
   /** Persists the finalized block's state, with the commit listeners' writes, in one atomic batch. */
   async commit(): Promise<CommitResponse> {
-    if (!this.deliverState || this.pendingHeight !== this.store.lastHeight + 1) throw new Error('commit without a finalized block');
+    if (!this.deliverState || this.pendingHeight !== this.nextHeight()) throw new Error('commit without a finalized block');
     const height = this.pendingHeight;
     const extra: BatchOp[] = [];
     for (const l of this.commitListeners) extra.push(...l(height));
@@ -258,7 +293,8 @@ export class App implements AbciApplication {
       if (!route) throw Errors.UnknownRequest.wrap(`unknown query path: ${req.path}`);
       const reqObj = this.registry.decode(route.requestType, req.data);
       const resp = await this.runQuery(route.path, reqObj, height);
-      const dialect = req.path.startsWith('/cosmos.') ? 'cosmos' : 'chain';
+      // an alias path (`/cosmos.`, a registry package alias such as `/plugchain.prc10.`) answers in the Cosmos dialect
+      const dialect = req.path === route.path ? 'chain' : 'cosmos';
       const type = this.registry.type(route.responseType);
       const value = this.registry.encode(route.responseType, this.registry.toDialect(type, resp, dialect));
       return { code: 0, codespace: '', log: '', value, height };
@@ -296,11 +332,15 @@ export class App implements AbciApplication {
    * begin-block hooks run now, and each `next()` runs the block's next tx exactly as FinalizeBlock did
    * (deliver mode, ante, messages), so what a tracer sees is what the original execution saw. All
    * contexts of the replay share `block` (a keeper can recognize them). Nothing reaches the committed
-   * state; `close()` releases the pinned view. Block 1 carries the genesis state and is not replayable.
+   * state; `close()` releases the pinned view. The first block (1, or the genesis initial height) carries
+   * the genesis state and is not replayable.
    */
   async replayBlock(req: ReplayBlockRequest): Promise<BlockReplay> {
     const h = req.height;
-    if (!Number.isSafeInteger(h) || h < 2 || h > this.store.lastHeight) throw Errors.InvalidHeight.wrap(`block ${h} cannot be replayed (2..${this.store.lastHeight})`);
+    const first = this.store.firstHeight + 1;
+    if (!Number.isSafeInteger(h) || h < Math.max(2, first) || h > this.store.lastHeight) {
+      throw Errors.InvalidHeight.wrap(`block ${h} cannot be replayed (${Math.max(2, first)}..${this.store.lastHeight})`);
+    }
     const view = await this.store.openView(h - 1);
     const state = branch(view.store);
     const block: BlockInfo = req.finalize ? this.blockInfoOf(req.finalize) : { height: h, time: req.time, chainId: this.chainId, proposer: req.proposer };
@@ -321,6 +361,46 @@ export class App implements AbciApplication {
         return this.runTx('deliver', req.txs[i++]!, state, block);
       },
       close: () => view.release(),
+    };
+  }
+
+  // ---- Dry run (simulation) ---------------------------------------------------------------------------
+
+  /**
+   * Executes the next block speculatively on a throwaway branch of the latest state (with InitChain's
+   * writes before the first block), step by step: the pre- and begin-block hooks run now, each
+   * `deliver(tx)` runs a tx exactly as FinalizeBlock does, `end()` runs the end-block hooks and returns the
+   * app hash FinalizeBlock would return for the txs delivered. Between txs, `context()` reads the block's
+   * state so far (what a randomized simulation chooses its next message from). Nothing reaches the
+   * committed state; the dry run is meaningful until the next commit.
+   */
+  async dryRunBlock(req: Omit<FinalizeBlockRequest, 'txs'>): Promise<BlockDryRun> {
+    if (this.store.lastHeight > 0 && req.height !== this.store.lastHeight + 1) {
+      throw new Error(`dryRunBlock height ${req.height}, expected ${this.store.lastHeight + 1}`);
+    }
+    const state = branch(this.store.state);
+    if (this.genesisState) for (const c of this.genesisState.changes()) c.value === undefined ? state.delete(c.key) : state.set(c.key, c.value);
+    const block = this.blockInfoOf({ ...req, txs: [] });
+    const bctx = new Context(state, block, 'block', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
+    await this.manager.preBlock(bctx);
+    await this.manager.beginBlock(bctx);
+    let ended = false;
+    return {
+      block,
+      context: () => new Context(branch(state), block, 'query', new InfiniteGasMeter(), new EventManager(), this.minGasPrices),
+      changes: () => state.changes(),
+      deliver: async (raw) => {
+        if (ended) throw new Error('dry run: the block has ended');
+        const { tx: _tx, ...result } = await this.runTx('deliver', raw, state, block);
+        return result;
+      },
+      end: async () => {
+        if (ended) throw new Error('dry run: the block has ended');
+        ended = true;
+        const ectx = new Context(state, block, 'block', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
+        const validatorUpdates = await this.manager.endBlock(ectx);
+        return { validatorUpdates, appHash: nextAppHash(this.store.lastAppHash, state.changes()) };
+      },
     };
   }
 

@@ -14,7 +14,7 @@ export { blockedModuleAccounts, moduleAccountPermissions } from './app-config.js
 export type { AppConfig, ModuleAccountConfig, ModuleAccountPermission, ModuleOrders } from './app-config.js';
 export { HookSlot } from './hooks.js';
 export type { HookMethods } from './hooks.js';
-export type { ReplayBlockRequest, BlockReplay } from './replay.js';
+export type { ReplayBlockRequest, BlockReplay, BlockDryRun } from './replay.js';
 export { Context, EventManager, storePrefix, EMPTY_COMET_INFO } from './context.js';
 export type { BlockInfo, CometInfo, ExecMode } from './context.js';
 export { BasicGasMeter, InfiniteGasMeter, GasKVStore, OutOfGasError, KV_GAS } from './gas.js';
@@ -32,3 +32,6 @@ export type {
 } from './module.js';
 export { paginate, pageParams, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination.js';
 export type { PageRequest, PageResponse } from './pagination.js';
+export { aminoJson, decTextToAtomics, defineKeyedParamSubspace, defineParamSubspace, paramKey, paramKeyOn, parseAminoJson, validateParamDenom } from './param-subspace.js';
+export type { AminoCodec, ParamKeyAccess, ParamKeyDef, ParamsAccess, ParamSubspace, ProtoDuration } from './param-subspace.js';
+export { ChainHaltError, isChainHalt } from './halt.js';

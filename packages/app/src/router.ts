@@ -132,13 +132,22 @@ export class Router implements ServiceRegistrar {
     this.pathAliases.unshift([from, to]);
   }
 
-  /** Resolves `/chain.x.Query/M` and its aliases (`/cosmos.x.Query/M`, ...). */
+  /**
+   * Resolves `/chain.x.Query/M` and its aliases (`/cosmos.x.Query/M`, ..., and `/<alias>.Query/M` of the
+   * registry's package aliases, e.g. `/plugchain.prc10.Query/Token`).
+   */
   queryRoute(path: string): QueryRoute | undefined {
     const direct = this.queryRoutes.get(path);
     if (direct) return direct;
     for (const [from, to] of this.pathAliases) {
       if (path.startsWith(from)) {
         const r = this.queryRoutes.get(to + path.slice(from.length));
+        if (r) return r;
+      }
+    }
+    for (const { alias, canonical } of this.registry.packageAliases()) {
+      if (path.startsWith(`/${alias}.`)) {
+        const r = this.queryRoutes.get(`/${canonical}${path.slice(1 + alias.length)}`);
         if (r) return r;
       }
     }

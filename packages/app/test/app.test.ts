@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { GENESIS_APP_HASH } from '@chain/store';
-import { TestApp, set, fail, burn, countingAnte, utf8, SIGNER, CHAIN_ID, finalizeRequest, initChainRequest } from './helpers.js';
+import { TestApp, set, fail, burn, countingAnte, utf8, SIGNER, CHAIN_ID, T0, finalizeRequest, initChainRequest } from './helpers.js';
 import type { Event } from '@chain/events';
 
 const flat = (events: readonly Event[]): [string, [string, string][]][] => events.map((e) => [e.type, e.attributes.map((a) => [a.key, a.value] as [string, string])]);
@@ -25,6 +25,31 @@ describe('app: App lifecycle', () => {
     expect(t.app.exportGenesis()).to.deep.equal({ kv: { entries: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }] } });
     expect(t.app.defaultGenesis()).to.deep.equal({ kv: { entries: [] } });
     expect(() => t.app.initChainSync(initChainRequest({}))).to.throw('InitChain on a chain that has blocks');
+  });
+
+  it('starts at the genesis initial height (a chain from an export); exports the InitChain state before the first block', async () => {
+    expect(() => t.app.initChainSync({ ...initChainRequest({}), initialHeight: 0 })).to.throw('InitChain with initial height 0');
+    await t.app.initChain({ ...initChainRequest({ kv: { entries: [{ key: 'a', value: '1' }] } }), initialHeight: 100 });
+    // between InitChain and the first block: export and the pending state show what InitChain wrote
+    expect(t.app.exportGenesis()).to.deep.equal({ kv: { entries: [{ key: 'a', value: '1' }] } });
+    expect([...t.app.pendingGenesisState()!.iterator()].map(([k, v]) => `${Buffer.from(k).toString()}=${Buffer.from(v).toString()}`)).to.deep.equal(['kv/a=1']);
+    expect(() => t.app.pendingGenesisState()!.set(utf8('x'), utf8('y'))).to.throw('read-only');
+    for (const height of [1, 99, 101]) {
+      const err = await t.app.finalizeBlock(finalizeRequest(height, [])).catch((e: unknown) => e);
+      expect(String(err)).to.contain(`finalizeBlock height ${height}, expected 100`);
+    }
+    await t.app.finalizeBlock(finalizeRequest(100, [t.tx([set('b', '2')])]));
+    await t.app.commit();
+    expect(t.app.lastHeight).to.equal(100);
+    expect(t.store.firstHeight).to.equal(100);
+    expect(t.app.pendingGenesisState()).to.equal(undefined);
+    expect(t.get('a')).to.equal('1');
+    expect(t.get('b')).to.equal('2');
+    await t.block([]);
+    expect(t.app.lastHeight).to.equal(101);
+    expect(await t.app.exportGenesisAt(100)).to.deep.equal({ kv: { entries: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }] } });
+    expect(String(await t.app.exportGenesisAt(50).catch((e: unknown) => e))).to.contain('before the first height 100');
+    expect(String(await t.app.replayBlock({ height: 100, time: T0, proposer: new Uint8Array(20), txs: [] }).catch((e: unknown) => e))).to.contain('cannot be replayed (101..101)');
   });
 
   it('rejects finalizeBlock at a wrong height and commit without a finalized block', async () => {

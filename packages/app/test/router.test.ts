@@ -77,4 +77,15 @@ describe('app: Router', () => {
     r.registerPathAlias('/cosmos.special.', '/chain.apptest.');
     expect(r.queryRoute('/cosmos.special.v1.Query/List')!.path).to.equal('/chain.apptest.v1.Query/List');
   });
+
+  it('resolves the query paths of the registry\'s package aliases (`/<alias>.Query/M`)', () => {
+    const r = makeRouter();
+    r.registerQueryService('chain.apptest.v1.Query', { Get: q, List: q });
+    expect(r.queryRoute('/legacy.apptest.v1.Query/Get')).to.equal(undefined);
+    // declared after the services: the router reads the registry's aliases when it resolves
+    r.registry.registerPackageAlias('legacy.apptest.v1', 'chain.apptest.v1');
+    expect(r.queryRoute('/legacy.apptest.v1.Query/Get')).to.equal(r.queryRoute('/chain.apptest.v1.Query/Get'));
+    expect(r.queryRoute('/legacy.apptest.v1.Query/List')!.path).to.equal('/chain.apptest.v1.Query/List');
+    for (const p of ['/legacy.apptest.v1.Query/Nope', '/legacy.apptest.v1x.Query/Get', '/legacy.apptest.Query/Get']) expect(r.queryRoute(p), p).to.equal(undefined);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * One protobuf registry for the whole node: every package contributes a `proto/` folder, the registry
  * loads them into a single protobufjs Root (keepCase: proto field names), resolves `Any` type URLs
- * (canonical `/chain.*` names plus the Cosmos/Ethermint spellings as aliases) and encodes/decodes.
+ * (canonical `/chain.*` names plus the Cosmos/Ethermint spellings and whole alias packages, e.g. the original
+ * chain's `/plugchain.prc10.*`) and encodes/decodes.
  *
  * Plain-object model: decoded messages are plain objects with snake_case keys, 64-bit integers as
  * `bigint`, bytes as `Uint8Array`, enums as numbers.
@@ -16,6 +17,18 @@ export interface AnyMsg {
   type_url: string;
   value: Uint8Array;
 }
+
+/** A package declared as an alias of another (`ProtoRegistry.registerPackageAlias`). */
+export interface PackageAlias {
+  /** e.g. `plugchain.prc10` */
+  readonly alias: string;
+  /** e.g. `chain.prc10` */
+  readonly canonical: string;
+  /** the alias is the spelling of Cosmos-dialect answers */
+  readonly cosmos: boolean;
+}
+
+const PACKAGE_RE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /** Objects as protobufjs `toObject` produces them with our conversion options. */
 export type ProtoObject = Record<string, unknown>;
@@ -47,6 +60,8 @@ export class ProtoRegistry implements AnyResolver {
   private readonly urlToName = new Map<string, string>();
   /** canonical type URL → Cosmos-dialect type URL */
   private readonly cosmosUrl = new Map<string, string>();
+  /** alias packages (`registerPackageAlias`), in registration order */
+  private readonly pkgAliases: PackageAlias[] = [];
   private readonly typeCache = new Map<string, protobuf.Type>();
 
   constructor() {
@@ -121,14 +136,41 @@ export class ProtoRegistry implements AnyResolver {
     if (opts.cosmos) this.cosmosUrl.set('/' + canonicalName, aliasUrl);
   }
 
+  /**
+   * Declares a whole package as an alias of a canonical one (e.g. the original chain's `plugchain.prc10` for
+   * `chain.prc10`): the type URL `/<alias>.X` resolves to `<canonical>.X` (subpackages included), the query
+   * paths `/<alias>.Query/M` reach the routes of `/<canonical>.Query/M` (the app router) and the gRPC server
+   * serves `<alias>.Query`. With `cosmos`, `/<alias>.X` is also the spelling served to Cosmos-dialect requests
+   * (the original chain's clients), in place of `/cosmos.…`. Refuses a second, different alias target.
+   */
+  registerPackageAlias(aliasPackage: string, canonicalPackage: string, opts: { cosmos?: boolean } = {}): void {
+    for (const p of [aliasPackage, canonicalPackage]) {
+      if (!PACKAGE_RE.test(p)) throw new Error(`invalid proto package name ${JSON.stringify(p)}`);
+    }
+    if (aliasPackage === canonicalPackage) throw new Error(`package ${aliasPackage} cannot alias itself`);
+    const prior = this.pkgAliases.find((a) => a.alias === aliasPackage);
+    if (prior) {
+      if (prior.canonical === canonicalPackage && prior.cosmos === (opts.cosmos ?? false)) return;
+      throw new Error(`package alias ${aliasPackage} is already declared for ${prior.canonical}`);
+    }
+    this.pkgAliases.push({ alias: aliasPackage, canonical: canonicalPackage, cosmos: opts.cosmos ?? false });
+  }
+
+  /** The alias packages declared with `registerPackageAlias`. */
+  packageAliases(): readonly PackageAlias[] {
+    return this.pkgAliases;
+  }
+
   /** Canonical full type name of a type URL; `/cosmos.x.y.Z` maps to `chain.x.y.Z` when that exists. */
   nameOfTypeUrl(typeUrl: string): string | undefined {
     const known = this.urlToName.get(typeUrl);
     if (known) return known;
     if (!typeUrl.startsWith('/')) return undefined;
     let name = typeUrl.slice(1);
-    if (name.startsWith('cosmos.')) name = 'chain.' + name.slice('cosmos.'.length);
-    if (!name.startsWith('chain.') || !this.hasType(name)) return undefined;
+    const pkg = this.pkgAliases.find((a) => name.startsWith(a.alias + '.'));
+    if (pkg) name = pkg.canonical + name.slice(pkg.alias.length);
+    else if (name.startsWith('cosmos.')) name = 'chain.' + name.slice('cosmos.'.length);
+    if (!(pkg || name.startsWith('chain.')) || !this.hasType(name)) return undefined;
     this.urlToName.set(typeUrl, name);
     return name;
   }
@@ -142,6 +184,8 @@ export class ProtoRegistry implements AnyResolver {
   cosmosTypeUrl(canonicalUrl: string): string {
     const explicit = this.cosmosUrl.get(canonicalUrl);
     if (explicit) return explicit;
+    const pkg = this.pkgAliases.find((a) => a.cosmos && canonicalUrl.startsWith('/' + a.canonical + '.'));
+    if (pkg) return '/' + pkg.alias + canonicalUrl.slice(1 + pkg.canonical.length);
     return canonicalUrl.startsWith('/chain.') ? '/cosmos.' + canonicalUrl.slice('/chain.'.length) : canonicalUrl;
   }
 

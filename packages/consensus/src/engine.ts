@@ -8,6 +8,7 @@
  * listener whose writes join the block's atomic batch. Then it publishes the block's events.
  */
 import type { AbciApplication, CommitInfo, CommitListener, ExecTxResult, ValidatorUpdate, VoteInfo } from '@chain/app';
+import { isChainHalt } from '@chain/app';
 import type { BatchOp, CommitStore } from '@chain/store';
 import type { EventBus, Event } from '@chain/events';
 import { flattenEvents } from '@chain/events';
@@ -50,6 +51,19 @@ export interface EngineOptions {
   readonly timeoutCommitMs: number;
   readonly mempool?: Mempool;
   readonly logger?: EngineLogger;
+  /**
+   * Called once when the app halts the chain (a block hook threw a `ChainHaltError`, e.g. an upgrade
+   * without its handler): the block of that height is not committed and the engine produces no more
+   * blocks; queries, CheckTx and `stop()` keep working.
+   */
+  readonly onHalt?: (halt: EngineHalt) => void;
+}
+
+/** Why and where the engine stopped producing blocks. */
+export interface EngineHalt {
+  /** the height that was not committed */
+  readonly height: number;
+  readonly reason: string;
 }
 
 export interface CheckTxResult extends ExecTxResult { hash: Uint8Array }
@@ -109,6 +123,8 @@ export class Engine {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private producing: Promise<void> | undefined;
+  private haltInfo: EngineHalt | undefined;
+  private readonly onHalt: ((halt: EngineHalt) => void) | undefined;
   private last: { block: StoredBlock; results: StoredResults; commit: Commit } | undefined;
   private readonly waiters = new Map<string, ((t: TxInclusion) => void)[]>();
   private readonly initialHeight: number;
@@ -131,6 +147,7 @@ export class Engine {
     this.blocks = new BlockStore(opts.store);
     this.log = opts.logger ?? { info: () => undefined, error: () => undefined };
     this.initialHeight = Number(opts.genesis.initial_height || '1');
+    this.onHalt = opts.onHalt;
   }
 
   /** The block store and index writes of the block being committed, joined to the app's batch. */
@@ -143,6 +160,11 @@ export class Engine {
 
   get latestHeight(): number {
     return this.height;
+  }
+
+  /** Set when the app halted the chain: the height that was not committed and why (undefined while running). */
+  get halted(): EngineHalt | undefined {
+    return this.haltInfo;
   }
 
   /** The validator set of the next block (CometBFT's `state.Validators`). */
@@ -220,6 +242,20 @@ export class Engine {
     this.removeCommitListener = undefined;
   }
 
+  /**
+   * The app stopped the chain at the next height (CometBFT's CONSENSUS FAILURE on a panic in the app): no
+   * retry, no more blocks; the block was not committed (FinalizeBlock failed before Commit), so a restart
+   * resumes from the same height.
+   */
+  private halt(e: Error): void {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.haltInfo = { height: this.height + 1, reason: e.message };
+    this.log.error(`CONSENSUS HALTED at height ${this.height + 1}: ${e.message}`, { lastCommittedHeight: this.height });
+    this.onHalt?.(this.haltInfo);
+  }
+
   setTimeoutCommit(ms: number): void {
     this.timeoutCommitMs = ms;
   }
@@ -228,7 +264,8 @@ export class Engine {
     if (!this.running) return;
     this.timer = setTimeout(() => {
       this.producing = this.lock.run(() => this.produceBlock()).catch((e: unknown) => {
-        this.log.error('block production failed', { err: (e as Error).stack ?? String(e) });
+        if (isChainHalt(e)) this.halt(e);
+        else this.log.error('block production failed', { err: (e as Error).stack ?? String(e) });
       }).finally(() => {
         this.producing = undefined;
         this.schedule(this.timeoutCommitMs);

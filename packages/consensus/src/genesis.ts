@@ -47,6 +47,17 @@ export function consensusParamsOf(doc: GenesisDoc): ConsensusParams {
   };
 }
 
+/** The genesis-file JSON of consensus params (the inverse of {@link consensusParamsOf}; `chaind export`). */
+export function consensusParamsJSON(p: ConsensusParams): GenesisDoc['consensus_params'] {
+  return {
+    block: { max_bytes: String(p.block.maxBytes), max_gas: String(p.block.maxGas) },
+    evidence: { max_age_num_blocks: String(p.evidence.maxAgeNumBlocks), max_age_duration: String(p.evidence.maxAgeDuration), max_bytes: String(p.evidence.maxBytes) },
+    validator: { pub_key_types: [...p.validator.pubKeyTypes] },
+    version: { app: String(p.version.app) },
+    abci: { vote_extensions_enable_height: String(p.abci.voteExtensionsEnableHeight) },
+  };
+}
+
 export function validatorsOf(doc: GenesisDoc): Validator[] {
   return doc.validators.map((v) => {
     if (v.pub_key.type !== 'tendermint/PubKeyEd25519') throw new Error(`unsupported validator key type ${v.pub_key.type}`);

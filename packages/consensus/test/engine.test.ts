@@ -250,3 +250,40 @@ describe('Engine construction', () => {
 function attrs2(r: StoredTxResult): string[] {
   return r.events.flatMap((e) => e.attributes.map((a) => `${e.type}.${a.key}=${a.value}`));
 }
+
+describe('Engine with a genesis initial_height (a chain started from an exported state)', function () {
+  this.timeout(30_000);
+
+  it('InitChain gets the initial height, the first block is that height with an empty last block id, and a restart resumes', async () => {
+    let node = await TestNode.create({ genesis: makeGenesis({ initialHeight: 1000 }), timeoutCommitMs: 20 });
+    try {
+      const calls: number[] = [];
+      const initChain = node.app.initChain.bind(node.app);
+      node.app.initChain = async (req) => { calls.push(req.initialHeight); return initChain(req); };
+      const firstBlocks = node.collect("tm.event='NewBlock'").messages;
+      await node.engine.start();
+      expect(calls).to.deep.equal([1000]);
+      await node.waitForHeight(1003);
+      expect(heightOf(firstBlocks[0]!)).to.equal(1000);
+      expect(await node.engine.blocks.baseHeight()).to.equal(1000);
+      expect(await node.engine.blocks.block(999)).to.equal(undefined);
+      expect(await node.engine.validatorsAt(999)).to.equal(undefined);
+      expect((await node.engine.validatorsAt(1000))!.map((v) => hex(v.address))).to.deep.equal([hex(node.engine.validatorAddr)]);
+      expect(node.store.firstHeight).to.equal(1000);
+      // block 1000 is the first: no last block id, no last commit, empty app hash, genesis time
+      await verifyChain(node, node.engine.latestHeight, 1000);
+      const inc = await submit(node, node.tx([{ sender: 'alice', by: 2 }]));
+      expect(inc.height).to.be.greaterThan(1000);
+      const h = node.engine.latestHeight;
+      node = await node.restart();
+      await node.engine.start();
+      expect(node.engine.latestHeight).to.equal(h);
+      await node.waitForHeight(h + 2);
+      await verifyChain(node, node.engine.latestHeight, 1000);
+      expect(counterOf(node.app, 'alice')).to.equal(2n);
+      expect(node.errors).to.deep.equal([]);
+    } finally {
+      await node.close();
+    }
+  });
+});

@@ -89,14 +89,14 @@ export function counterTx(registry: ProtoRegistry, msgs: IncrementMsg[], o: { me
 /** A fixed validator key (so tests are reproducible). */
 export const VALIDATOR_KEY: PrivValidatorKeyJSON = privValidatorKeyJSON(sha256(utf8('engine-test-validator')));
 
-export function makeGenesis(o: { maxGas?: number; chainId?: string; key?: PrivValidatorKeyJSON; time?: Date } = {}): GenesisDoc {
+export function makeGenesis(o: { maxGas?: number; chainId?: string; key?: PrivValidatorKeyJSON; time?: Date; initialHeight?: number } = {}): GenesisDoc {
   const key = o.key ?? VALIDATOR_KEY;
   const params = defaultConsensusParamsJSON();
   if (o.maxGas !== undefined) params.block.max_gas = String(o.maxGas);
   return {
     genesis_time: (o.time ?? new Date(Date.now() - 60_000)).toISOString(),
     chain_id: o.chainId ?? CHAIN_ID,
-    initial_height: '1',
+    initial_height: String(o.initialHeight ?? 1),
     consensus_params: params,
     validators: [{ address: key.address, pub_key: key.pub_key, power: '10', name: 'val0' }],
     app_hash: '',
@@ -220,14 +220,14 @@ export class TestNode {
 }
 
 /**
- * Checks the stored chain from height 1 to `to`: every block, results and seen commit is there; block
- * ids recompute; each header links to the previous block (last_block_id, last_commit_hash, app_hash,
+ * Checks the stored chain from height `from` (1, or the genesis initial height) to `to`: every block,
+ * results and seen commit is there; block ids recompute; each header links to the previous block (last_block_id, last_commit_hash, app_hash,
  * last_results_hash, time = previous precommit time); the seen commit is a valid ed25519 precommit.
  */
-export async function verifyChain(node: TestNode, to: number): Promise<void> {
+export async function verifyChain(node: TestNode, to: number, from = 1): Promise<void> {
   const { blocks, chainId, validatorPubKey, validatorAddr, validators, params } = node.engine;
   let prev: { block: StoredBlock; results: StoredResults; commit: Commit } | undefined;
-  for (let h = 1; h <= to; h++) {
+  for (let h = from; h <= to; h++) {
     const stored = await blocks.block(h);
     const results = await blocks.results(h);
     const commit = await blocks.seenCommit(h);

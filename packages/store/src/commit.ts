@@ -3,6 +3,7 @@ import { ClassicLevel } from 'classic-level';
 import { nextAppHash, GENESIS_APP_HASH } from './apphash.js';
 import { assertBytes, compareBytes, toKey } from './keys.js';
 import {
+  FIRST_HEIGHT_KEY,
   META_KEY,
   NS_FIRST_EXTERNAL,
   NS_STATE,
@@ -56,6 +57,7 @@ export class CommitStore {
   readonly state: KVStore;
   private height: number;
   private appHash: Bytes;
+  private first: number;
   private committing = false;
   private readonly snapshots = new Map<number, { at: number; view: KVStore }>();
   private readonly pinned = new Set<PinnedView>();
@@ -65,10 +67,12 @@ export class CommitStore {
     private readonly mem: MemKVStore,
     height: number,
     appHash: Bytes,
+    first: number,
   ) {
     this.state = new ReadOnlyKV(mem);
     this.height = height;
     this.appHash = appHash;
+    this.first = first;
   }
 
   /** Open (or create) the database in `dir` and load the current state into memory. */
@@ -98,7 +102,9 @@ export class CommitStore {
         await it.close();
       }
       if (height === 0 && mem.size > 0) throw new Error('store database is inconsistent: state without metadata');
-      return new CommitStore(db, mem, height, appHash);
+      const firstBytes = height === 0 ? undefined : await db.get(FIRST_HEIGHT_KEY);
+      const first = height === 0 ? 0 : firstBytes === undefined ? 1 : readBE64(firstBytes, 0);
+      return new CommitStore(db, mem, height, appHash, first);
     } catch (err) {
       await db.close();
       throw err;
@@ -115,21 +121,31 @@ export class CommitStore {
     return this.height;
   }
 
+  /**
+   * Height of the first committed block (0 before it): 1, or the genesis `initial_height` of a chain
+   * started from an exported state. Heights between 0 and it have no state.
+   */
+  get firstHeight(): number {
+    return this.first;
+  }
+
   /** App hash after the last committed block (empty before genesis). A copy. */
   get lastAppHash(): Uint8Array {
     return this.appHash.slice();
   }
 
   /**
-   * Commit block `height` (must be lastHeight + 1): one atomic synced batch with the state updates, the
+   * Commit block `height` (must be lastHeight + 1; the first block may be any height >= 1, the genesis
+   * `initial_height`): one atomic synced batch with the state updates, the
    * version entries, the metadata and `extraOps` (keys must start with a byte >= 0x10). Memory is
    * updated only after the batch succeeded. `changes` need not be sorted, but keys must be unique.
    * Returns the new app hash (see README.md).
    */
   async commit(height: number, changes: readonly Change[], extraOps: readonly BatchOp[] = []): Promise<Uint8Array> {
     if (this.committing) throw new Error('commit: another commit is in progress');
-    if (!Number.isSafeInteger(height) || height !== this.height + 1) {
-      throw new Error(`commit: height ${height} is not lastHeight + 1 (${this.height + 1})`);
+    const firstBlock = this.height === 0;
+    if (!Number.isSafeInteger(height) || (firstBlock ? height < 1 : height !== this.height + 1)) {
+      throw new Error(firstBlock ? `commit: the first height must be an integer >= 1, got ${height}` : `commit: height ${height} is not lastHeight + 1 (${this.height + 1})`);
     }
     const sorted = sortChanges(changes);
     for (const op of extraOps) checkExtraOp(op);
@@ -147,6 +163,7 @@ export class CommitStore {
           batch.put(changeLogKey(height, c.key), EMPTY);
         }
         batch.put(META_KEY, encodeMeta(height, appHash));
+        if (firstBlock && height !== 1) batch.put(FIRST_HEIGHT_KEY, encodeMeta(height, EMPTY));
         for (const op of extraOps) {
           if (op.type === 'put') batch.put(op.key, op.value);
           else batch.del(op.key);
@@ -165,6 +182,7 @@ export class CommitStore {
       }
       this.height = height;
       this.appHash = appHash;
+      if (firstBlock) this.first = height;
       return appHash.slice();
     } finally {
       this.committing = false;
@@ -310,6 +328,9 @@ export class CommitStore {
   private checkHeight(height: number): void {
     if (!Number.isSafeInteger(height) || height < 0 || height > this.height) {
       throw new RangeError(`height ${height} is not in [0, ${this.height}]`);
+    }
+    if (height > 0 && height < this.first) {
+      throw new RangeError(`height ${height} is before the first height ${this.first} of this store (the chain's initial height)`);
     }
   }
 }

@@ -5,6 +5,7 @@
  *   NS_STATE    0x01 || key                                    -> value        (current state)
  *   NS_VERSIONS 0x02 || escape(key) || 0x00 0x00 || BE64(h)    -> 0x00 | 0x01 || value
  *   NS_META     0x03 || 0x01                                   -> BE64(lastHeight) || lastAppHash
+ *               0x03 || 0x02                                   -> BE64(first height) (absent: 1)
  *   NS_CHANGES  0x04 || BE64(h) || key                         -> empty        (keys changed in block h)
  *
  * escape() replaces each 0x00 byte with 0x00 0xFF, so `escape(key) || 0x00 0x00` is prefix-free and
@@ -34,6 +35,12 @@ export const NS_FIRST_EXTERNAL = 0x10;
 
 /** The single metadata key: value is BE64(lastHeight) || lastAppHash. */
 export const META_KEY: Bytes = new Uint8Array([NS_META, 0x01]);
+
+/**
+ * The height of the first committed block, written with it when it is not 1 (a chain started from an
+ * exported genesis with `initial_height` > 1); absent in a store whose first block was height 1.
+ */
+export const FIRST_HEIGHT_KEY: Bytes = new Uint8Array([NS_META, 0x02]);
 
 /** NS_STATE || key. */
 export function stateKey(key: Bytes): Bytes {

@@ -95,6 +95,42 @@ describe('CommitStore', () => {
     expect(re.state.has(u(9))).to.equal(false);
   });
 
+  it('starts at an initial height > 1 (a chain from an exported genesis) and refuses heights before it', async () => {
+    const st = await open();
+    expect(st.firstHeight).to.equal(0);
+    for (const h of [0, -1, 1.5]) {
+      let err: unknown;
+      await st.commit(h, [{ key: u(1), value: u(1) }]).catch((e: unknown) => (err = e));
+      expect(err, `height ${h}`).to.be.instanceOf(Error);
+    }
+    const h100 = await st.commit(100, [{ key: u(1), value: u(1) }]);
+    expect(hex(h100)).to.equal(hex(refNextAppHash(GENESIS_APP_HASH, [{ key: u(1), value: u(1) }])));
+    expect(st.lastHeight).to.equal(100);
+    expect(st.firstHeight).to.equal(100);
+    let err: unknown;
+    await st.commit(102, []).catch((e: unknown) => (err = e));
+    expect((err as Error).message).to.equal('commit: height 102 is not lastHeight + 1 (101)');
+    await st.commit(101, [{ key: u(1), value: u(2) }]);
+    expect(hex((await st.getAt(100, u(1)))!)).to.equal(hex(u(1)));
+    expect(await st.getAt(0, u(1))).to.equal(undefined);
+    for (const h of [1, 50, 99]) {
+      const e = await st.snapshotAt(h).catch((x: unknown) => x);
+      expect(e, `height ${h}`).to.be.instanceOf(RangeError);
+      expect((e as Error).message).to.equal(`height ${h} is before the first height 100 of this store (the chain's initial height)`);
+    }
+    const re = await reopen();
+    expect(re.firstHeight).to.equal(100);
+    expect(re.lastHeight).to.equal(101);
+    expect(hex((await re.snapshotAt(100)).get(u(1))!)).to.equal(hex(u(1)));
+  });
+
+  it('reports first height 1 for a store that started at height 1', async () => {
+    const st = await open();
+    await st.commit(1, [{ key: u(1), value: u(1) }]);
+    expect(st.firstHeight).to.equal(1);
+    expect((await reopen()).firstHeight).to.equal(1);
+  });
+
   it('accepts unsorted changes and hashes them sorted', async () => {
     const st = await open();
     const cs: Change[] = [

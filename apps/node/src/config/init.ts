@@ -18,6 +18,10 @@ export const DEV_MIN_GAS_PRICES = '1000000000achain';
 export const DEV_ACCOUNT_COUNT = 10;
 /** the genesis validator's self-delegation: 1000 chain (consensus power 1000 at 10^18 per unit) */
 export const GENESIS_SELF_DELEGATION = '1000000000000000000000';
+/** gov's min deposit: 10 chain (the original's 10 of its display denom), in `chaind dev` and `chaind init` */
+export const GOV_MIN_DEPOSIT = '10000000000000000000';
+/** `chaind dev`'s gov max deposit period and voting period (production: 48h and 120h) */
+export const DEV_GOV_PERIOD = '20s';
 
 export interface DevAccount {
   readonly index: number;
@@ -63,6 +67,54 @@ export function chainMetadata(): Record<string, unknown> {
   };
 }
 
+/** Gateway-JSON text of a Dec (18 decimals), as genesis files write them. */
+const dec = (text: string): string => {
+  const [i, f = ''] = text.split('.');
+  return `${i}.${f.padEnd(18, '0')}`;
+};
+
+/**
+ * The chain's genesis params. `chaind init` writes the original chain's production values (reference §2.8:
+ * Plug Chain's first genesis and its documented params), with the bond and mint denom `achain`; `chaind dev`
+ * keeps them but shortens the periods so a whole staking lifecycle (unbonding, downtime jailing, unjail)
+ * runs in about a minute. Modules without an entry here start from their module defaults (evm, evidence).
+ */
+export function genesisParams(dev: boolean) {
+  return {
+    auth: { max_memo_characters: '256', tx_sig_limit: '7', tx_size_cost_per_byte: '10', sig_verify_cost_ed25519: '590', sig_verify_cost_secp256k1: '1000' },
+    staking: {
+      // 21 days in production; 20 s in dev
+      unbonding_time: dev ? '20s' : '1814400s', max_validators: 100, max_entries: 7, historical_entries: 10000, bond_denom: BASE_DENOM,
+    },
+    slashing: {
+      signed_blocks_window: dev ? '20' : '100',
+      min_signed_per_window: dec('0.5'),
+      // dev: 60 s, the shortest the SDK's genesis validation accepts ("at least 1 minute")
+      downtime_jail_duration: dev ? '60s' : '600s',
+      slash_fraction_double_sign: dec('0.05'),
+      slash_fraction_downtime: dec('0.01'),
+    },
+    distribution: {
+      community_tax: dec('0.02'), base_proposer_reward: dec('0.01'), bonus_proposer_reward: dec('0.04'), withdraw_addr_enabled: true,
+    },
+    mint: {
+      mint_denom: BASE_DENOM, inflation_rate_change: dec('0.13'), inflation_max: dec('0.20'), inflation_min: dec('0.07'), goal_bonded: dec('0.67'),
+      blocks_per_year: '6311520',
+    },
+    /** the minter's starting inflation (the SDK's `DefaultInitialMinter`, as the original chain's genesis) */
+    initialInflation: dec('0.13'),
+    // gov: the original chain's params (§2.8: min_deposit 10 of the display denom, quorum 0.334, threshold
+    // 0.5, veto 0.334; voting period 120h and max deposit period 48h since its v1.7 upgrade); dev: 20 s each
+    gov: {
+      deposit_params: { min_deposit: [{ denom: BASE_DENOM, amount: GOV_MIN_DEPOSIT }], max_deposit_period: dev ? DEV_GOV_PERIOD : '172800s' },
+      voting_params: { voting_period: dev ? DEV_GOV_PERIOD : '432000s' },
+      tally_params: { quorum: dec('0.334'), threshold: dec('0.5'), veto_threshold: dec('0.334') },
+    },
+    /** block max_bytes 22020096, max_gas -1; evidence max age 100000 blocks / 172800 s; ed25519 keys */
+    consensus: defaultConsensusParamsJSON(),
+  };
+}
+
 export interface InitOptions {
   readonly home: string;
   readonly chainId?: string;
@@ -92,19 +144,21 @@ export function initHome(o: InitOptions): { genesis: GenesisDoc; validatorKey: P
   // the validator's operator: dev account 0 (coin type 60) in dev mode, otherwise a new key kept in the config
   // folder (the gentx-equivalent: an operator account, its self-delegation, the pool's balance)
   const operator = dev ? accounts[0]!.address : newOperatorAccount(dir);
+  const genesisAccounts = dev ? accounts.map((a) => a.address) : [operator];
   const genesisTime = new Date().toISOString();
   const moniker = o.moniker ?? 'node0';
+  const params = genesisParams(dev);
   const genesis: GenesisDoc = {
     genesis_time: genesisTime,
     chain_id: o.chainId ?? DEV_CHAIN_ID,
     initial_height: '1',
-    consensus_params: defaultConsensusParamsJSON(),
+    consensus_params: params.consensus,
     validators: [{ address: valKey.address, pub_key: valKey.pub_key, power: String(BigInt(GENESIS_SELF_DELEGATION) / 10n ** 18n), name: moniker }],
     app_hash: '',
     app_state: {
       auth: {
-        params: { max_memo_characters: '256', tx_sig_limit: '7', tx_size_cost_per_byte: '10', sig_verify_cost_ed25519: '590', sig_verify_cost_secp256k1: '1000' },
-        accounts: accounts.map((a, i) => ({ '@type': '/chain.auth.v1beta1.BaseAccount', address: a.address, pub_key: null, account_number: String(i), sequence: '0' })),
+        params: params.auth,
+        accounts: genesisAccounts.map((address, i) => ({ '@type': '/chain.auth.v1beta1.BaseAccount', address, pub_key: null, account_number: String(i), sequence: '0' })),
       },
       bank: {
         params: { send_enabled: [], default_send_enabled: true },
@@ -117,26 +171,22 @@ export function initHome(o: InitOptions): { genesis: GenesisDoc; validatorKey: P
         denom_metadata: [chainMetadata()],
         send_enabled: [],
       },
-      staking: stakingGenesis({ dev, operator, consensusPubKey: valKey.pub_key.value, moniker, genesisTime }),
-      slashing: {
-        params: {
-          signed_blocks_window: dev ? '20' : '100',
-          min_signed_per_window: '0.500000000000000000',
-          // the SDK's genesis validation refuses less than a minute
-          downtime_jail_duration: dev ? '60s' : '600s',
-          slash_fraction_double_sign: '0.050000000000000000',
-          slash_fraction_downtime: '0.010000000000000000',
-        },
-        signing_infos: [],
-        missed_blocks: [],
+      staking: stakingGenesis({ params: params.staking, operator, consensusPubKey: valKey.pub_key.value, moniker, genesisTime }),
+      distribution: {
+        params: params.distribution,
+        fee_pool: { community_pool: [] },
+        delegator_withdraw_infos: [],
+        previous_proposer: '',
+        outstanding_rewards: [],
+        validator_accumulated_commissions: [],
+        validator_historical_rewards: [],
+        validator_current_rewards: [],
+        delegator_starting_infos: [],
+        validator_slash_events: [],
       },
-      mint: {
-        minter: { inflation: '0.130000000000000000', annual_provisions: '0.000000000000000000' },
-        params: {
-          mint_denom: BASE_DENOM, inflation_rate_change: '0.130000000000000000', inflation_max: '0.200000000000000000',
-          inflation_min: '0.070000000000000000', goal_bonded: '0.670000000000000000', blocks_per_year: '6311520',
-        },
-      },
+      slashing: { params: params.slashing, signing_infos: [], missed_blocks: [] },
+      mint: { minter: { inflation: params.initialInflation, annual_provisions: dec('0') }, params: params.mint },
+      gov: { starting_proposal_id: '1', deposits: [], votes: [], proposals: [], ...params.gov },
     },
   };
   writeFileSync(join(dir, 'genesis.json'), JSON.stringify(genesis, null, 2));
@@ -179,14 +229,12 @@ function newOperatorAccount(dir: string): string {
  * self-delegation in the not-bonded pool, so InitGenesis bonds it as a gentx would (pool move, hooks:
  * distribution records, slashing signing info) and returns it as the initial validator set.
  */
-function stakingGenesis(o: { dev: boolean; operator: string; consensusPubKey: string; moniker: string; genesisTime: string }): Record<string, unknown> {
+function stakingGenesis(o: { params: Record<string, unknown>; operator: string; consensusPubKey: string; moniker: string; genesisTime: string }): Record<string, unknown> {
   const operatorBytes = fromBech32Data(o.operator);
   const valoper = toBech32(BECH32_PREFIX + 'valoper', operatorBytes);
   const shares = `${GENESIS_SELF_DELEGATION}.000000000000000000`;
   return {
-    params: {
-      unbonding_time: o.dev ? '20s' : '1814400s', max_validators: 100, max_entries: 7, historical_entries: 10000, bond_denom: BASE_DENOM,
-    },
+    params: o.params,
     last_total_power: '0',
     last_validator_powers: [],
     validators: [{

@@ -24,6 +24,18 @@ export function cosmosName(canonical: string): string | undefined {
 }
 
 /**
+ * The Cosmos name of a canonical service: the registry's Cosmos package alias of its package when it has one
+ * (the token module's `chain.prc10.Query` → the original chain's `plugchain.prc10.Query`, as its type URLs
+ * and reflection spell it), otherwise the renames (`cosmosName`).
+ */
+export function cosmosServiceName(registry: ProtoRegistry, canonical: string): string | undefined {
+  for (const a of registry.packageAliases()) {
+    if (a.cosmos && canonical.startsWith(a.canonical + '.')) return a.alias + canonical.slice(a.canonical.length);
+  }
+  return cosmosName(canonical);
+}
+
+/**
  * The Cosmos package of a canonical package, for reflection. When the registry declares explicit
  * Cosmos type-URL aliases for types of the package and they agree on one package, that package wins
  * (`chain.crypto.ethsecp256k1` → `ethermint.crypto.v1.ethsecp256k1`), so the type URLs of Cosmos-dialect

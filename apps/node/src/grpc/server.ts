@@ -18,7 +18,7 @@ import type { QueryRoute } from '@chain/app';
 import type { Node } from '../node.js';
 import type { Logger } from '../logger.js';
 import { parseListenAddress } from '../config/config.js';
-import { cosmosName } from './names.js';
+import { cosmosServiceName } from './names.js';
 import { buildReflectionFiles } from './reflection.js';
 
 export const BLOCK_HEIGHT_METADATA = 'x-cosmos-block-height';
@@ -44,7 +44,8 @@ function canonicalServiceName(route: QueryRoute): string {
 
 /**
  * The services to serve, derived from the router's query routes: each canonical service and, when the
- * router also answers it under a Cosmos name (checked through `queryRoute`), that name too.
+ * router also answers it under its Cosmos name (checked through `queryRoute`; a registry Cosmos package
+ * alias such as `plugchain.prc10` gives that name), that name too.
  */
 export function grpcServiceSpecs(node: Pick<Node, 'app'>): GrpcServiceSpec[] {
   const router = node.app.router;
@@ -58,7 +59,7 @@ export function grpcServiceSpecs(node: Pick<Node, 'app'>): GrpcServiceSpec[] {
     const svc = canonicalServiceName(route);
     const method = route.method.name;
     add(svc, 'chain', method, route);
-    const alias = cosmosName(svc);
+    const alias = cosmosServiceName(node.app.registry, svc);
     if (alias !== undefined && alias !== svc && router.queryRoute(`/${alias}/${method}`) === route) add(alias, 'cosmos', method, route);
   }
   return [...specs.values()];

@@ -1,6 +1,8 @@
 /**
  * REST routes derived from the proto services' `google.api.http` annotations: every query service the
- * app router serves gets its routes here, under `/chain/...` and the Cosmos spelling `/cosmos/...`.
+ * app router serves gets its routes here, under `/chain/...` and the Cosmos spelling `/cosmos/...`; a
+ * binding outside `/chain/` (an `additional_bindings` alias such as the original chain's `/token/...`) is
+ * served as written, in the Cosmos dialect.
  */
 import type { QueryRoute } from '@chain/app';
 
@@ -64,7 +66,12 @@ export function buildRoutes(queryRoutes: readonly QueryRoute[]): RestRoute[] {
   const out: RestRoute[] = [];
   for (const q of queryRoutes) {
     for (const b of httpBindings(q)) {
-      for (const [dialect, template] of [['chain', b.template], ['cosmos', cosmosPath(b.template)]] as const) {
+      // a binding outside `/chain/` is another chain's path kept as an alias (the token module's `/token/...`,
+      // the original chain's): served once, in the Cosmos dialect its clients expect
+      const spellings = b.template.startsWith('/chain/')
+        ? [['chain', b.template], ['cosmos', cosmosPath(b.template)]] as const
+        : [['cosmos', b.template]] as const;
+      for (const [dialect, template] of spellings) {
         const c = compile(template);
         out.push({ method: b.method, template, body: b.body, dialect, query: q, ...c });
       }

@@ -22,9 +22,12 @@ const MAX_UINT64 = 18446744073709551615n;
 /** Simulation reports an infinite gas meter; the app reports it as MAX_SAFE_INTEGER. */
 const INFINITE_GAS = Number.MAX_SAFE_INTEGER;
 
-/** Rewrites `/cosmos.` message type URLs inside a query to the canonical names events carry. */
+/**
+ * Rewrites the alias message type URLs inside a query (`/cosmos.…`, and those of the registry's aliases, e.g.
+ * `/plugchain.prc10.MsgIssueToken`) to the canonical names events carry. Other quoted values are left alone.
+ */
 export function canonicalizeQuery(app: App, q: string): string {
-  return q.replace(/'(\/cosmos\.[A-Za-z0-9_.]+)'/g, (m, url: string) => {
+  return q.replace(/'(\/[A-Za-z_][A-Za-z0-9_.]*)'/g, (m, url: string) => {
     const c = app.registry.canonicalTypeUrl(url);
     return c ? `'${c}'` : m;
   });
