@@ -1,9 +1,7 @@
 /** The Query service of bank (`chain.bank.v1beta1.Query`): balances, supply, params, metadata, owners. */
-import type { Context, PageRequest, PageResponse, QueryServer } from '@chain/app';
-import { isValidDenom, paginate } from '@chain/app';
-import type { KeyCodec, ValueCodec } from '@chain/collections';
+import type { Context, QueryServer } from '@chain/app';
+import { isValidDenom, paginateCollection } from '@chain/app';
 import { GrpcCode, statusError } from '@chain/errors';
-import { prefixStore } from '@chain/store';
 import type {
   QueryAllBalancesRequest, QueryMethods, QuerySpendableBalancesRequest, SendEnabled,
 } from './gen/chain/bank/v1beta1.js';
@@ -85,32 +83,3 @@ export function createQueryServer(k: BankKeeper): QueryServer<QueryMethods> {
   };
 }
 
-/**
- * `paginate` of @chain/app over a collection's entries, or over those under the partial key `under` (a
- * composite key's first parts). Page keys (`pagination.key`, `next_key`) are store keys relative to the
- * collection prefix and `under`, as clients hold them: the denom for the balances of an account, the supply,
- * the metadata and the send-enabled flags; `len(addr) | addr` for the owners of a denom.
- */
-function paginateCollection<K, P, V, T>(
-  ctx: Context,
-  coll: { readonly storeKey: string; readonly prefix: Uint8Array; readonly keyCodec: KeyCodec<K, P>; readonly valueCodec?: ValueCodec<V> },
-  under: P | undefined,
-  req: PageRequest | null | undefined,
-  map: (key: K, value: V) => T,
-): { items: T[]; pagination: PageResponse } {
-  const { prefix, keyCodec, valueCodec } = coll;
-  let base = prefix;
-  if (under !== undefined) {
-    // the encoding of a partial key is a byte prefix of every key under it (collections' `Range.prefix`)
-    const pc = keyCodec.prefix!;
-    base = new Uint8Array(prefix.length + pc.size(under));
-    base.set(prefix, 0);
-    pc.write(base, prefix.length, under);
-  }
-  return paginate(prefixStore(ctx.kv(coll.storeKey), base), req, (rel, raw) => {
-    const full = new Uint8Array(base.length + rel.length);
-    full.set(base, 0);
-    full.set(rel, base.length);
-    return map(keyCodec.read(full, prefix.length, full.length), valueCodec ? valueCodec.decode(raw) : (null as V));
-  });
-}

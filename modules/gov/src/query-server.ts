@@ -4,11 +4,10 @@
  * deliberate difference: an address that does not decode is InvalidArgument (`invalid voter address: …`),
  * where v0.45 returns the bare bech32 error (gRPC Unknown / Internal, HTTP 500).
  */
-import type { Context, PageRequest, PageResponse, QueryServer } from '@chain/app';
-import { paginate } from '@chain/app';
-import type { KeyCodec, ValueCodec } from '@chain/collections';
+import type { Context, QueryServer } from '@chain/app';
+import { paginateCollection } from '@chain/app';
 import { GrpcCode, statusError } from '@chain/errors';
-import { branch, prefixStore } from '@chain/store';
+import { branch } from '@chain/store';
 import type { Proposal, QueryMethods, TallyResult } from './gen/chain/gov/v1beta1.js';
 import { ProposalStatus } from './gen/chain/gov/v1beta1.js';
 import { emptyTallyResult } from './keeper.js';
@@ -131,26 +130,3 @@ export function createQueryServer(k: GovKeeper): QueryServer<QueryMethods> {
   };
 }
 
-/** Pages through a collection (under a partial key), as the SDK's `query.Paginate` / `FilteredPaginate`. */
-function paginateCollection<K, P, V, T>(
-  ctx: Context,
-  coll: { readonly storeKey: string; readonly prefix: Uint8Array; readonly keyCodec: KeyCodec<K, P>; readonly valueCodec: ValueCodec<V> },
-  under: P | undefined,
-  req: PageRequest | null | undefined,
-  map: (key: K, value: V) => T | undefined,
-): { items: T[]; pagination: PageResponse } {
-  const { prefix, keyCodec, valueCodec } = coll;
-  let base = prefix;
-  if (under !== undefined) {
-    const pc = keyCodec.prefix!;
-    base = new Uint8Array(prefix.length + pc.size(under));
-    base.set(prefix, 0);
-    pc.write(base, prefix.length, under);
-  }
-  return paginate(prefixStore(ctx.kv(coll.storeKey), base), req, (rel, raw) => {
-    const full = new Uint8Array(base.length + rel.length);
-    full.set(base, 0);
-    full.set(rel, base.length);
-    return map(keyCodec.read(full, prefix.length, full.length), valueCodec.decode(raw));
-  });
-}

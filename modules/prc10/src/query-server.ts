@@ -3,12 +3,10 @@
  * Token, Tokens, Fees, Params, with the original's errors (InvalidArgument) and shapes (the tokens as `Any`
  * in the capitalized fields `Token` / `Tokens`, the unused `res` of the params answer).
  */
-import type { Context, PageRequest, PageResponse, QueryServer } from '@chain/app';
-import { paginate } from '@chain/app';
+import type { QueryServer } from '@chain/app';
+import { paginateCollection } from '@chain/app';
 import type { AnyMsg } from '@chain/codec';
-import type { KeyCodec, ValueCodec } from '@chain/collections';
 import { GrpcCode, statusError } from '@chain/errors';
-import { prefixStore } from '@chain/store';
 import type { QueryMethods, Token } from './gen/chain/prc10.js';
 import type { Prc10Keeper } from './keeper.js';
 import { validateSymbol } from './token.js';
@@ -69,30 +67,3 @@ export function createQueryServer(k: Prc10Keeper): QueryServer<QueryMethods> {
   };
 }
 
-/**
- * `paginate` of @chain/app over a collection, or over the part under a partial key (one owner's tokens).
- * Page keys are the store keys relative to that range: the symbol (all tokens), the symbol after the
- * owner's 20 bytes (one owner's), as the original's `query.Paginate` over its prefix stores.
- */
-function paginateCollection<K, P, V, T>(
-  ctx: Context,
-  coll: { readonly storeKey: string; readonly prefix: Uint8Array; readonly keyCodec: KeyCodec<K, P>; readonly valueCodec: ValueCodec<V> },
-  under: P | undefined,
-  req: PageRequest | null | undefined,
-  map: (key: K, value: V) => T,
-): { items: T[]; pagination: PageResponse } {
-  const { prefix, keyCodec, valueCodec } = coll;
-  let base = prefix;
-  if (under !== undefined) {
-    const pc = keyCodec.prefix!;
-    base = new Uint8Array(prefix.length + pc.size(under));
-    base.set(prefix, 0);
-    pc.write(base, prefix.length, under);
-  }
-  return paginate(prefixStore(ctx.kv(coll.storeKey), base), req, (rel, raw) => {
-    const full = new Uint8Array(base.length + rel.length);
-    full.set(base, 0);
-    full.set(rel, base.length);
-    return map(keyCodec.read(full, prefix.length, full.length), valueCodec.decode(raw));
-  });
-}

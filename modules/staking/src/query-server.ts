@@ -4,11 +4,9 @@
  * error codes and messages. One deliberate difference: an address that does not decode is InvalidArgument
  * (`invalid delegator address: …`) up front, where v0.45 returns the bare bech32 error (gRPC Unknown).
  */
-import type { Context, PageRequest, PageResponse, QueryServer } from '@chain/app';
-import { paginate } from '@chain/app';
-import type { KeyCodec, ValueCodec } from '@chain/collections';
+import type { Context, PageResponse, QueryServer } from '@chain/app';
+import { paginateCollection } from '@chain/app';
 import { GrpcCode, StatusError, statusError } from '@chain/errors';
-import { prefixStore } from '@chain/store';
 import { StakingErrors } from './errors.js';
 import type {
   Delegation, DelegationResponse, QueryMethods, Redelegation, RedelegationResponse, UnbondingDelegation, Validator,
@@ -202,31 +200,3 @@ export function createQueryServer(k: StakingKeeper): QueryServer<QueryMethods> {
   };
 }
 
-/**
- * `paginate` of @chain/app over a collection's entries, or over those under the partial key `under` (a
- * composite key's first parts): the SDK's `query.Paginate` over `prefix.NewStore(store, prefix)`, so page
- * keys are store keys relative to that prefix. `map` returning undefined skips the entry without counting
- * it (`FilteredPaginate`).
- */
-function paginateCollection<K, P, V, T>(
-  ctx: Context,
-  coll: { readonly storeKey: string; readonly prefix: Uint8Array; readonly keyCodec: KeyCodec<K, P>; readonly valueCodec?: ValueCodec<V> },
-  under: P | undefined,
-  req: PageRequest | null | undefined,
-  map: (key: K, value: V) => T | undefined,
-): { items: T[]; pagination: PageResponse } {
-  const { prefix, keyCodec, valueCodec } = coll;
-  let base = prefix;
-  if (under !== undefined) {
-    const pc = keyCodec.prefix!;
-    base = new Uint8Array(prefix.length + pc.size(under));
-    base.set(prefix, 0);
-    pc.write(base, prefix.length, under);
-  }
-  return paginate(prefixStore(ctx.kv(coll.storeKey), base), req, (rel, raw) => {
-    const full = new Uint8Array(base.length + rel.length);
-    full.set(base, 0);
-    full.set(rel, base.length);
-    return map(keyCodec.read(full, prefix.length, full.length), valueCodec ? valueCodec.decode(raw) : (null as V));
-  });
-}

@@ -30,8 +30,8 @@ export type {
   AppModule, MigrationHandler, MigrationRegistrar, MsgHandler, MsgServer, QueryHandler, QueryServer, ServiceImpl, ServiceRegistrar,
   ValidatorUpdate,
 } from './module.js';
-export { paginate, pageParams, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination.js';
-export type { PageRequest, PageResponse } from './pagination.js';
+export { paginate, paginateCollection, pageParams, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination.js';
+export type { PageRequest, PageResponse, PageableCollection } from './pagination.js';
 export { aminoJson, decTextToAtomics, defineKeyedParamSubspace, defineParamSubspace, paramKey, paramKeyOn, parseAminoJson, validateParamDenom } from './param-subspace.js';
 export type { AminoCodec, ParamKeyAccess, ParamKeyDef, ParamsAccess, ParamSubspace, ProtoDuration } from './param-subspace.js';
 export { ChainHaltError, isChainHalt } from './halt.js';

@@ -1,5 +1,6 @@
 /** Cosmos pagination over a (prefixed) store: offset or key based, count_total, reverse, max 100. */
 import { statusError, GrpcCode } from '@chain/errors';
+import { prefixStore } from '@chain/store';
 import type { Bytes, KVStore } from '@chain/store';
 
 export interface PageRequest {
@@ -69,4 +70,48 @@ export function paginate<T>(store: KVStore, req: PageRequest | null | undefined,
   }
   if (!p.key && p.countTotal) total = BigInt(count);
   return { items, pagination: { next_key: nextKey, total } };
+}
+
+/**
+ * The parts of a `@chain/collections` Map / KeySet / index that `paginateCollection` reads (declared here by
+ * shape, so that this package needs no collections import).
+ */
+export interface PageableCollection<K, P, V> {
+  readonly storeKey: string;
+  readonly prefix: Uint8Array;
+  readonly keyCodec: {
+    read(buf: Uint8Array, start: number, end: number): K;
+    /** the codec of a partial key (a pair's first part, ...), whose encoding prefixes every key under it */
+    readonly prefix?: { size(p: P): number; write(buf: Uint8Array, pos: number, p: P): number };
+  };
+  /** absent for key sets: `map` then gets `null` as the value */
+  readonly valueCodec?: { decode(raw: Uint8Array): V };
+}
+
+/**
+ * Pages through a collection (or the part of it under the partial key `under`) with the request's
+ * pagination: `map` turns a decoded (key, value) into an item, or undefined to skip it.
+ */
+export function paginateCollection<K, P, V, T>(
+  ctx: { kv(storeKey: string): KVStore },
+  coll: PageableCollection<K, P, V>,
+  under: P | undefined,
+  req: PageRequest | null | undefined,
+  map: (key: K, value: V) => T | undefined,
+): { items: T[]; pagination: PageResponse } {
+  const { prefix, keyCodec, valueCodec } = coll;
+  let base = prefix;
+  if (under !== undefined) {
+    const pc = keyCodec.prefix;
+    if (!pc) throw new Error(`paginateCollection: the collection under ${coll.storeKey} has no partial keys`);
+    base = new Uint8Array(prefix.length + pc.size(under));
+    base.set(prefix, 0);
+    pc.write(base, prefix.length, under);
+  }
+  return paginate(prefixStore(ctx.kv(coll.storeKey), base), req, (rel, raw) => {
+    const full = new Uint8Array(base.length + rel.length);
+    full.set(base, 0);
+    full.set(rel, base.length);
+    return map(keyCodec.read(full, prefix.length, full.length), valueCodec ? valueCodec.decode(raw) : (null as V));
+  });
 }
