@@ -182,6 +182,19 @@ describe('e2e: CometBFT v0.38 RPC (cosmjs Comet38Client, raw JSON-RPC, URI, webs
     expect(t.height).to.equal(tx.height);
     expect(t.index).to.equal(0);
     expect(t.result.code).to.equal(0);
+    // prove=true: CometBFT's TxProof, rooted in the block's data_hash, for tx and tx_search
+    const proven = await http.tx({ hash: new Uint8Array(Buffer.from(tx.hash, 'hex')), prove: true });
+    const header = (await http.block(tx.height)).block.header;
+    expect(toHex(proven.proof!.rootHash)).to.equal(toHex(header.dataHash));
+    expect(toHex(proven.proof!.data)).to.equal(toHex(proven.tx));
+    expect(proven.proof!.proof.index).to.equal(0);
+    const searched = await http.txSearch({ query: `tx.hash='${tx.hash}'`, prove: true });
+    expect(toHex(searched.txs[0]!.proof!.rootHash)).to.equal(toHex(header.dataHash));
+    const cs = await (await fetch(`${node.rpcUrl}/consensus_state`)).json() as any;
+    expect(cs.result.round_state['height/round/step']).to.match(/^\d+\/0\/1$/);
+    const dump = await (await fetch(`${node.rpcUrl}/dump_consensus_state`)).json() as any;
+    expect(dump.result.peers).to.deep.equal([]);
+    expect(dump.result.round_state.step).to.equal(1);
     const byHash = await http.txSearch({ query: `tx.hash='${tx.hash}'` });
     expect(byHash.totalCount).to.equal(1);
     const bySender = await http.txSearchAll({ query: `message.sender='${sender}'` });

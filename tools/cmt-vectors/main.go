@@ -119,6 +119,12 @@ func main() {
 	merkles = append(merkles, map[string]any{"items": []string{"", hx(odd[1]), hx(odd[2])}, "root": hx(merkle.HashFromByteSlices(odd))})
 	out["merkle"] = merkles
 
+	// types.Txs.Proof / TxProof.Validate (tx and tx_search with prove=true)
+	out["tx_proofs"] = txProofVectors()
+
+	// consensus_state / dump_consensus_state of an idle validator between heights
+	out["round_states"] = roundStateVectors()
+
 	// keys / addresses
 	var jkeys []map[string]any
 	for _, k := range keys {

@@ -162,6 +162,11 @@ export class Engine {
     return this.height;
   }
 
+  /** The wait after a commit before the next height's proposal (config `timeout_commit`), in ms. */
+  get timeoutCommit(): number {
+    return this.timeoutCommitMs;
+  }
+
   /** Set when the app halted the chain: the height that was not committed and why (undefined while running). */
   get halted(): EngineHalt | undefined {
     return this.haltInfo;

@@ -147,6 +147,94 @@ export function merkleRoot(items: readonly Uint8Array[]): Uint8Array {
   return merkleFromLeafHashes(leaves, 0, leaves.length);
 }
 
+/** CometBFT `merkle.Proof`: an item's leaf hash and the aunts from its sibling up to a child of the root. */
+export interface MerkleProof {
+  readonly total: number;
+  readonly index: number;
+  readonly leafHash: Uint8Array;
+  readonly aunts: Uint8Array[];
+}
+
+interface Trail {
+  hash: Uint8Array;
+  aunts: Uint8Array[];
+}
+
+/** Trails of `merkle.trailsFromByteSlices`: each leaf's aunts, from the sibling upwards. */
+function trails(leaves: Uint8Array[], lo: number, hi: number): { root: Uint8Array; trails: Trail[] } {
+  const n = hi - lo;
+  if (n === 1) return { root: leaves[lo]!, trails: [{ hash: leaves[lo]!, aunts: [] }] };
+  let k = 1;
+  while (k * 2 < n) k *= 2;
+  const l = trails(leaves, lo, lo + k);
+  const r = trails(leaves, lo + k, hi);
+  for (const t of l.trails) t.aunts.push(r.root);
+  for (const t of r.trails) t.aunts.push(l.root);
+  return { root: sha256(INNER, l.root, r.root), trails: [...l.trails, ...r.trails] };
+}
+
+/** `merkle.ProofsFromByteSlices`: the root and one proof per item (empty → sha256(""), no proofs). */
+export function merkleProofs(items: readonly Uint8Array[]): { root: Uint8Array; proofs: MerkleProof[] } {
+  if (items.length === 0) return { root: sha256(), proofs: [] };
+  const leaves = items.map((it) => sha256(LEAF, it));
+  const t = trails(leaves, 0, leaves.length);
+  return { root: t.root, proofs: t.trails.map((tr, index) => ({ total: items.length, index, leafHash: tr.hash, aunts: tr.aunts })) };
+}
+
+/** `merkle.computeHashFromAunts`; undefined where Go returns an error. */
+function rootFromAunts(index: number, total: number, leafHash: Uint8Array, aunts: readonly Uint8Array[]): Uint8Array | undefined {
+  if (index >= total || index < 0 || total <= 0) return undefined;
+  if (total === 1) return aunts.length === 0 ? leafHash : undefined;
+  if (aunts.length === 0) return undefined;
+  let k = 1;
+  while (k * 2 < total) k *= 2;
+  const last = aunts[aunts.length - 1]!;
+  const rest = aunts.slice(0, -1);
+  if (index < k) {
+    const left = rootFromAunts(index, k, leafHash, rest);
+    return left && sha256(INNER, left, last);
+  }
+  const right = rootFromAunts(index - k, total - k, leafHash, rest);
+  return right && sha256(INNER, last, right);
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** `merkle.Proof.Verify(root, leaf)`: an error message, or undefined when the proof holds. */
+export function verifyMerkleProof(p: MerkleProof, root: Uint8Array, leaf: Uint8Array): string | undefined {
+  if (p.total < 0) return 'proof total must be positive';
+  if (p.index < 0) return 'proof index cannot be negative';
+  const lh = sha256(LEAF, leaf);
+  if (!sameBytes(p.leafHash, lh)) return 'invalid leaf hash';
+  const computed = rootFromAunts(p.index, p.total, p.leafHash, p.aunts);
+  if (!computed) return 'compute root hash: invalid proof';
+  if (!sameBytes(computed, root)) return 'invalid root hash';
+  return undefined;
+}
+
+/** CometBFT `types.TxProof`: the block's data hash, the tx and its merkle proof. */
+export interface TxProof {
+  readonly rootHash: Uint8Array;
+  readonly data: Uint8Array;
+  readonly proof: MerkleProof;
+}
+
+/** `Txs.Proof(i)`: merkle proof of tx `i` over the txs' hashes (leaves are `Tx.Hash()`, as in `data_hash`). */
+export function txProof(txs: readonly Uint8Array[], index: number): TxProof {
+  if (!Number.isInteger(index) || index < 0 || index >= txs.length) throw new RangeError(`tx index ${index} out of range [0, ${txs.length})`);
+  const { root, proofs } = merkleProofs(txs.map(txHash));
+  return { rootHash: root, data: txs[index]!, proof: proofs[index]! };
+}
+
+/** `TxProof.Validate(dataHash)`: an error message as CometBFT's, or undefined when valid. */
+export function validateTxProof(tp: TxProof, dataHash: Uint8Array): string | undefined {
+  if (!sameBytes(dataHash, tp.rootHash)) return 'proof matches different data hash';
+  if (tp.proof.index < 0) return 'proof index cannot be negative';
+  if (tp.proof.total <= 0) return 'proof total must be positive';
+  if (verifyMerkleProof(tp.proof, tp.rootHash, txHash(tp.data)) !== undefined) return 'proof is not internally consistent';
+  return undefined;
+}
+
 /** Hash of one transaction (`types.Tx.Hash`): sha256(tx). */
 export function txHash(tx: Uint8Array): Uint8Array {
   return sha256(tx);

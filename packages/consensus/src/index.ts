@@ -13,6 +13,7 @@ export type { GenesisDoc, GenesisValidatorJSON, PrivValidatorKeyJSON } from './g
 export { GO_ZERO_TIME, BlockIDFlags, VoteTypes, BLOCK_PROTOCOL_VERSION } from './cmt-types.js';
 export {
   merkleRoot, txHash, dataHash, headerHash, validatorSetHash, blockId, emptyBlockId, validatorAddress, canonicalVoteSignBytes,
-  encodeBlock,
+  encodeBlock, merkleProofs, verifyMerkleProof, txProof, validateTxProof,
 } from './hashing.js';
+export type { MerkleProof, TxProof } from './hashing.js';
 export type { Block, BlockID, Commit, CommitSig, Header, Timestamp, Validator, ConsensusParams, PartSetHeader, Vote } from './cmt-types.js';

@@ -1,5 +1,5 @@
 /** CometBFT v0.38 RPC JSON shapes (libs/json + jsonpb conventions) of our block and result types. */
-import type { Block, BlockID, Commit, ConsensusParams, GenesisDoc, Header, Timestamp, StoredResults, StoredTxResult } from '@chain/consensus';
+import type { Block, BlockID, Commit, ConsensusParams, GenesisDoc, Header, Timestamp, StoredResults, StoredTxResult, TxProof } from '@chain/consensus';
 import type { Event } from '@chain/events';
 import { toBase64, toHex } from '@chain/crypto';
 
@@ -158,5 +158,123 @@ export function genesisJson(g: GenesisDoc, params: ConsensusParams): unknown {
     validators: (g.validators ?? []).map((v) => ({ address: v.address, pub_key: v.pub_key, power: String(v.power), name: v.name ?? '' })),
     app_hash: g.app_hash ?? '',
     app_state: g.app_state ?? {},
+  };
+}
+
+/**
+ * `types.TxProof` as libs/json writes it: hex root, base64 tx, int64 strings; `aunts` has omitempty but a
+ * single-tx proof carries an empty non-nil list, so it is always present (`[]`).
+ */
+export function txProofJson(p: TxProof): unknown {
+  return {
+    root_hash: hex(p.rootHash),
+    data: toBase64(p.data),
+    proof: { total: String(p.proof.total), index: String(p.proof.index), leaf_hash: toBase64(p.proof.leafHash), aunts: p.proof.aunts.map(toBase64) },
+  };
+}
+
+/** What a round state is built from (CometBFT `updateToState` after committing `lastCommit.height`). */
+export interface IdleRoundState {
+  /** the set of the next height, and the validator that proposes it (the embedded engine: itself) */
+  readonly validators: readonly { address: Uint8Array; pubKey: Uint8Array; votingPower: number; proposerPriority: number }[];
+  readonly proposer: Uint8Array;
+  /** the set that signed the last block and its proposer */
+  readonly lastValidators: readonly { address: Uint8Array; pubKey: Uint8Array; votingPower: number; proposerPriority: number }[];
+  readonly lastProposer: Uint8Array;
+  /** the height being worked on (the last committed + 1) */
+  readonly height: number;
+  /** the commit of the last block (its precommits) and when it was reached (the local precommit time); null before the first block */
+  readonly lastCommit: Commit | null;
+  readonly commitTime: Timestamp;
+  readonly timeoutCommitMs: number;
+}
+
+const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+const fingerprint = (b: Uint8Array): string => hex(Uint8Array.from({ length: 6 }, (_, i) => b[i] ?? 0));
+
+/** Go's `%.2f` of a vote fraction. */
+const frac2 = (n: number, d: number): string => (d === 0 ? 0 : n / d).toFixed(2);
+
+/** `VoteSet.bitArrayString`: `BA{n:x_x} voted/total = 0.67`. */
+function bitArrayString(voted: readonly boolean[], powers: readonly number[]): string {
+  const sum = voted.reduce((s, v, i) => s + (v ? powers[i]! : 0), 0);
+  const total = powers.reduce((s, p) => s + p, 0);
+  return `BA{${voted.length}:${voted.map((v) => (v ? 'x' : '_')).join('')}} ${sum}/${total} = ${frac2(sum, total)}`;
+}
+
+function validatorSetJson(vals: IdleRoundState['validators'], proposer: Uint8Array): unknown {
+  const v = (x: IdleRoundState['validators'][number]) => ({
+    address: hex(x.address), pub_key: pubKeyJson(x.pubKey), voting_power: String(x.votingPower), proposer_priority: String(x.proposerPriority),
+  });
+  const p = vals.find((x) => same(x.address, proposer));
+  return { validators: vals.map(v), proposer: p ? v(p) : null };
+}
+
+/** `HeightVoteSet.MarshalJSON` of a fresh height: round 0, no prevotes or precommits. */
+function freshHeightVoteSetJson(vals: IdleRoundState['validators']): unknown[] {
+  const none = vals.map(() => 'nil-Vote');
+  const bits = bitArrayString(vals.map(() => false), vals.map((v) => v.votingPower));
+  return [{ round: 0, prevotes: none, prevotes_bit_array: bits, precommits: [...none], precommits_bit_array: bits }];
+}
+
+/** `Vote.String` of a precommit in a commit. */
+function precommitString(c: Commit, i: number): string {
+  const s = c.signatures[i]!;
+  return `Vote{${i}:${fingerprint(s.validatorAddress)} ${c.height}/${String(c.round).padStart(2, '0')}/SIGNED_MSG_TYPE_PRECOMMIT(Precommit) `
+    + `${fingerprint(s.blockIdFlag === 2 ? c.blockId.hash : new Uint8Array())} ${fingerprint(s.signature)} ${fingerprint(new Uint8Array())} @ ${rfc3339Nano(s.timestamp)}}`;
+}
+
+function startTime(rs: IdleRoundState): string {
+  const ns = BigInt(rs.commitTime.seconds) * 1_000_000_000n + BigInt(rs.commitTime.nanos) + BigInt(rs.timeoutCommitMs) * 1_000_000n;
+  return rfc3339Nano({ seconds: Number(ns / 1_000_000_000n), nanos: Number(ns % 1_000_000_000n) });
+}
+
+/** `consensus_state`: CometBFT's `RoundStateSimple` in step NewHeight of the next height. */
+export function consensusStateJson(rs: IdleRoundState): unknown {
+  const idx = rs.validators.findIndex((v) => same(v.address, rs.proposer));
+  return {
+    round_state: {
+      'height/round/step': `${rs.height}/0/1`,
+      start_time: startTime(rs),
+      proposal_block_hash: '',
+      locked_block_hash: '',
+      valid_block_hash: '',
+      height_vote_set: freshHeightVoteSetJson(rs.validators),
+      proposer: { address: hex(rs.proposer), index: idx },
+    },
+  };
+}
+
+/** `dump_consensus_state`: the full `RoundState` of step NewHeight and no peers. */
+export function dumpConsensusStateJson(rs: IdleRoundState): unknown {
+  const c = rs.lastCommit;
+  return {
+    round_state: {
+      height: String(rs.height),
+      round: 0,
+      step: 1,
+      start_time: startTime(rs),
+      commit_time: rfc3339Nano(rs.commitTime),
+      validators: validatorSetJson(rs.validators, rs.proposer),
+      proposal: null,
+      proposal_block: null,
+      proposal_block_parts: null,
+      locked_round: -1,
+      locked_block: null,
+      locked_block_parts: null,
+      valid_round: -1,
+      valid_block: null,
+      valid_block_parts: null,
+      votes: freshHeightVoteSetJson(rs.validators),
+      commit_round: -1,
+      last_commit: c && {
+        votes: c.signatures.map((s, i) => (s.blockIdFlag !== 1 ? precommitString(c, i) : 'nil-Vote')),
+        votes_bit_array: bitArrayString(c.signatures.map((s) => s.blockIdFlag !== 1), rs.lastValidators.map((v) => v.votingPower)),
+        peer_maj_23s: {},
+      },
+      last_validators: validatorSetJson(rs.lastValidators, rs.lastProposer),
+      triggered_timeout_precommit: false,
+    },
+    peers: [],
   };
 }

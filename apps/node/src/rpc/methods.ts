@@ -1,13 +1,14 @@
 /** The CometBFT v0.38 RPC methods served by the embedded engine (CMT rpc/core). */
 import type { Node } from '../node.js';
-import { MempoolError } from '@chain/consensus';
+import { MempoolError, txProof } from '@chain/consensus';
 import type { StoredBlock } from '@chain/consensus';
+import type { IdleRoundState } from './format.js';
 import { parseQuery, QueryParseError } from '@chain/events';
 import type { Query } from '@chain/events';
 import { toBase64, toHex, sha256 } from '@chain/crypto';
 import { RpcErrors } from './errors.js';
 import type { ParamSpec, Params } from './params.js';
-import { blockIdJson, blockJson, blockResultsJson, checkTxJson, commitJson, consensusParamsJson, emptyBlockIdJson, genesisJson, headerJson, hex, normalizeTime, pubKeyJson, rfc3339Nano, txResultJson } from './format.js';
+import { blockIdJson, blockJson, blockResultsJson, checkTxJson, commitJson, consensusParamsJson, emptyBlockIdJson, genesisJson, headerJson, hex, normalizeTime, consensusStateJson, dumpConsensusStateJson, pubKeyJson, rfc3339Nano, txProofJson, txResultJson } from './format.js';
 import { parseDurationMs } from '../config/config.js';
 import { canonicalizeQuery } from '../services/tx-service.js';
 import { checkTxAsync } from '../services/broadcast.js';
@@ -194,12 +195,40 @@ export async function statusJson(node: Node): Promise<unknown> {
   };
 }
 
-async function txJson(node: Node, height: number, index: number): Promise<unknown> {
+/** CometBFT `ResultTx`; with `prove`, `proof` is the block's `Txs.Proof(index)` (omitted otherwise: omitempty). */
+async function txJson(node: Node, height: number, index: number, prove: boolean): Promise<unknown> {
   const [block, results] = await Promise.all([node.engine.blocks.block(height), node.engine.blocks.results(height)]);
   const raw = block?.block.data.txs[index];
   const r = results?.txResults[index];
   if (!raw || !r) throw RpcErrors.internal(`tx at ${height}/${index} not found`);
-  return { hash: hex(sha256(raw)), height: String(height), index, tx_result: txResultJson(r), tx: toBase64(raw) };
+  const out: Record<string, unknown> = { hash: hex(sha256(raw)), height: String(height), index, tx_result: txResultJson(r), tx: toBase64(raw) };
+  if (prove) out.proof = txProofJson(txProof(block.block.data.txs, index));
+  return out;
+}
+
+/**
+ * The embedded engine's round state: between heights it is always in step NewHeight of the next height, round 0
+ * (it proposes, precommits and commits each block at once), as CometBFT's `updateToState` leaves it: start time =
+ * the commit time (its own precommit's timestamp) + timeout_commit, the next set with itself as proposer.
+ */
+async function idleRoundState(node: Node): Promise<IdleRoundState> {
+  const e = node.engine;
+  const h = e.latestHeight;
+  const commit = h > 0 ? (await e.blocks.seenCommit(h)) ?? null : null;
+  const own = commit?.signatures.find((s) => s.blockIdFlag === 2);
+  const genesisMs = Date.parse(e.genesis.genesis_time);
+  const commitTime = own?.timestamp ?? { seconds: Math.floor(genesisMs / 1000), nanos: (genesisMs % 1000) * 1e6 };
+  const lastVals = h > 0 ? (await e.validatorsAt(h)) ?? [] : [];
+  return {
+    height: h > 0 ? h + 1 : Number(e.genesis.initial_height || 1),
+    validators: e.validators,
+    proposer: e.validatorAddr,
+    lastValidators: lastVals,
+    lastProposer: (await e.blocks.block(h))?.block.header.proposerAddress ?? e.validatorAddr,
+    lastCommit: commit,
+    commitTime,
+    timeoutCommitMs: e.timeoutCommit,
+  };
 }
 
 function genesisText(node: Node): string {
@@ -291,7 +320,7 @@ export const METHODS: Record<string, MethodDef> = {
       const hash = (p.hash as Uint8Array | undefined) ?? new Uint8Array();
       const ref = hash.length === 32 ? await node.engine.indexer.byHash(hash) : undefined;
       if (!ref) throw RpcErrors.internal(`tx (${hex(hash)}) not found`);
-      return txJson(node, ref.height, ref.index);
+      return txJson(node, ref.height, ref.index, p.prove === true);
     },
   },
   tx_search: {
@@ -301,7 +330,7 @@ export const METHODS: Record<string, MethodDef> = {
       const res = await node.engine.indexer.search(q, { page, perPage, orderDesc: order === 'desc' });
       pageOf(p.page, perPage, res.total);
       const txs = [];
-      for (const t of res.txs) txs.push(await txJson(node, t.height, t.index));
+      for (const t of res.txs) txs.push(await txJson(node, t.height, t.index, p.prove === true));
       return { txs, total_count: String(res.total) };
     },
   },
@@ -415,6 +444,8 @@ export const METHODS: Record<string, MethodDef> = {
       };
     },
   },
+  consensus_state: { params: [], handler: async (node) => consensusStateJson(await idleRoundState(node)) },
+  dump_consensus_state: { params: [], handler: async (node) => dumpConsensusStateJson(await idleRoundState(node)) },
   consensus_params: {
     params: [int('height')],
     cacheable: 'height',
