@@ -9,8 +9,7 @@
  *   0x03 | owner (20 bytes) | symbol → google.protobuf.StringValue{symbol}
  */
 import type { ProtoRegistry } from '@chain/codec';
-import { BaseKeyCodec, EncodingError, Schema, pairKey, protoValue, stringKey } from '@chain/collections';
-import type { Cursor } from '@chain/collections';
+import { Schema, fixedBytesKey, pairKey, protoValue, stringKey } from '@chain/collections';
 import type { Params, Token } from './gen/chain/prc10.js';
 
 /** Module, store, route and `message.module` name: `token`, as in the original chain. */
@@ -23,41 +22,8 @@ export const PROTO_DIR = new URL('../proto', import.meta.url).pathname;
 /** Length of an account address: the owner index key holds it without a length prefix, as the original. */
 export const ADDRESS_LENGTH = 20;
 
-/** An account address as the original's owner index writes it: its 20 bytes, no length prefix. */
-class AddressKeyCodec extends BaseKeyCodec<Uint8Array> {
-  readonly keyType = 'address20';
-  size(key: Uint8Array): number {
-    if (!(key instanceof Uint8Array) || key.length !== ADDRESS_LENGTH) {
-      throw new EncodingError(`address20 key: want ${ADDRESS_LENGTH} bytes, got ${key instanceof Uint8Array ? key.length : typeof key}`);
-    }
-    return ADDRESS_LENGTH;
-  }
-  write(buf: Uint8Array, pos: number, key: Uint8Array): number {
-    buf.set(key, pos);
-    return pos + ADDRESS_LENGTH;
-  }
-  read(buf: Uint8Array, start: number, end: number): Uint8Array {
-    if (end - start !== ADDRESS_LENGTH) throw new EncodingError(`address20 key: want ${ADDRESS_LENGTH} bytes, got ${end - start}`);
-    return buf.slice(start, end);
-  }
-  sizeNonTerminal(key: Uint8Array): number {
-    return this.size(key);
-  }
-  writeNonTerminal(buf: Uint8Array, pos: number, key: Uint8Array): number {
-    return this.write(buf, pos, key);
-  }
-  readNonTerminal(buf: Uint8Array, cur: Cursor): Uint8Array {
-    if (cur.end - cur.pos < ADDRESS_LENGTH) throw new EncodingError(`address20 key: want ${ADDRESS_LENGTH} bytes, ${cur.end - cur.pos} left`);
-    const key = buf.slice(cur.pos, cur.pos + ADDRESS_LENGTH);
-    cur.pos += ADDRESS_LENGTH;
-    return key;
-  }
-  stringify(key: Uint8Array): string {
-    return Array.from(key, (b) => b.toString(16).padStart(2, '0')).join('');
-  }
-}
-
-export const addressKey = new AddressKeyCodec();
+/** An account address as the original's keys write it: its 20 bytes, no length prefix. */
+export const addressKey = fixedBytesKey(ADDRESS_LENGTH);
 
 /** `google.protobuf.StringValue` (the original's gogo StringValue): the value of both indexes. */
 export interface SymbolValue {

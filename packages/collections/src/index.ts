@@ -3,7 +3,7 @@ export type { StoreAccessor, Collection, CollectionKind, CollectionConfig, Colle
 export { toPrefix } from './collection.js';
 export type { KeyCodec, KeyPrefixCodec, Cursor } from './key-codec.js';
 export { BaseKeyCodec } from './key-codec.js';
-export { bytesKey, lengthPrefixedBytesKey, stringKey, uint64Key, int64Key, uint32Key, boolKey, MAX_BYTES_KEY_NON_TERMINAL_SIZE } from './keys.js';
+export { bytesKey, fixedBytesKey, lengthPrefixedBytesKey, stringKey, uint64Key, int64Key, uint32Key, boolKey, MAX_BYTES_KEY_NON_TERMINAL_SIZE } from './keys.js';
 export { pairKey, tripleKey } from './composite.js';
 export type { ValueCodec } from './values.js';
 export { bytesValue, stringValue, uint64Value, boolValue, jsonValue, protoValue, keyAsValue } from './values.js';

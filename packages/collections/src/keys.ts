@@ -301,3 +301,50 @@ export const int64Key: KeyCodec<bigint> = new Int64KeyCodec();
 export const uint32Key: KeyCodec<number> = new Uint32KeyCodec();
 /** false = 0x00, true = 0x01. */
 export const boolKey: KeyCodec<boolean> = new BoolKeyCodec();
+
+/**
+ * Keys of exactly `length` bytes written as they are, terminal or not (no length prefix: the length is
+ * fixed), e.g. 20-byte account addresses in the key layouts of modules that wrote them that way.
+ */
+class FixedBytesKeyCodec extends BaseKeyCodec<Uint8Array> {
+  readonly keyType: string;
+  constructor(private readonly length: number) {
+    super();
+    this.keyType = `bytes${length}`;
+  }
+  size(key: Uint8Array): number {
+    if (!(key instanceof Uint8Array) || key.length !== this.length) {
+      throw new EncodingError(`${this.keyType} key: want ${this.length} bytes, got ${key instanceof Uint8Array ? key.length : typeof key}`);
+    }
+    return this.length;
+  }
+  write(buf: Uint8Array, pos: number, key: Uint8Array): number {
+    buf.set(key, pos);
+    return pos + this.length;
+  }
+  read(buf: Uint8Array, start: number, end: number): Uint8Array {
+    if (end - start !== this.length) throw new EncodingError(`${this.keyType} key: want ${this.length} bytes, got ${end - start}`);
+    return buf.slice(start, end);
+  }
+  sizeNonTerminal(key: Uint8Array): number {
+    return this.size(key);
+  }
+  writeNonTerminal(buf: Uint8Array, pos: number, key: Uint8Array): number {
+    return this.write(buf, pos, key);
+  }
+  readNonTerminal(buf: Uint8Array, cur: Cursor): Uint8Array {
+    if (cur.end - cur.pos < this.length) throw new EncodingError(`${this.keyType} key: want ${this.length} bytes, ${cur.end - cur.pos} left`);
+    const key = buf.slice(cur.pos, cur.pos + this.length);
+    cur.pos += this.length;
+    return key;
+  }
+  stringify(key: Uint8Array): string {
+    return Array.from(key, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+}
+
+/** A key codec of exactly `length` bytes, without a length prefix (see FixedBytesKeyCodec). */
+export function fixedBytesKey(length: number): KeyCodec<Uint8Array> {
+  if (!Number.isInteger(length) || length < 1) throw new Error(`fixedBytesKey: bad length ${length}`);
+  return new FixedBytesKeyCodec(length);
+}

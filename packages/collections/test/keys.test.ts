@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  fixedBytesKey,
   EncodingError,
   boolKey,
   bytesKey,
@@ -198,5 +199,31 @@ describe('key codecs', () => {
       expect(() => stringKey.decodeNonTerminal(u(0x61, 0x62))).to.throw(EncodingError, /no NUL terminator/);
       expect(() => stringKey.encode(5 as unknown as string)).to.throw(EncodingError, /not a string/);
     });
+  });
+});
+
+describe('fixedBytesKey', () => {
+  const k = fixedBytesKey(20);
+  const a = Uint8Array.from({ length: 20 }, (_, i) => i + 1);
+
+  it('writes the bytes as they are, terminal and non-terminal (no length prefix), and reads them back', () => {
+    expect(hex(k.encode(a))).to.equal(hex(a));
+    expect(hex(k.encodeNonTerminal(a))).to.equal(hex(a));
+    expect(hex(k.decode(k.encode(a)))).to.equal(hex(a));
+    // as the first part of a pair, the next part starts right after the 20 bytes
+    const buf = new Uint8Array(25);
+    k.writeNonTerminal(buf, 0, a);
+    const cur = { pos: 0, end: 25 };
+    expect(hex(k.readNonTerminal(buf, cur))).to.equal(hex(a));
+    expect(cur.pos).to.equal(20);
+    expect(k.keyType).to.equal('bytes20');
+  });
+
+  it('refuses another length (writing and reading) and a non-bytes key', () => {
+    expect(() => k.encode(new Uint8Array(19))).to.throw(EncodingError, 'bytes20 key: want 20 bytes, got 19');
+    expect(() => k.decode(new Uint8Array(21))).to.throw(EncodingError, 'bytes20 key: want 20 bytes, got 21');
+    expect(() => k.readNonTerminal(new Uint8Array(10), { pos: 0, end: 10 })).to.throw(EncodingError, '10 left');
+    expect(() => k.encode('x' as unknown as Uint8Array)).to.throw(EncodingError, 'got string');
+    expect(() => fixedBytesKey(0)).to.throw('bad length 0');
   });
 });
