@@ -1,11 +1,12 @@
 /**
  * The seeded randomized simulation of the chain's app (the SDK's `TestFullAppSimulation`): the real app of
  * `createChainApp` on a fresh store, a random genesis (4–8 validators with delegators, random module params,
- * two denoms), hundreds of blocks of random valid and invalid txs from bank, staking, distribution and
- * slashing delivered through CheckTx and FinalizeBlock, simulated consensus (absent validators → downtime
- * jailing, a double-sign misbehaviour → evidence, mint and distribution every block), every invariant of
- * bank, staking and distribution after every block, and a replay from genesis with the same app hash at
- * every height.
+ * two denoms), hundreds of blocks of random valid and invalid txs from bank, staking, distribution,
+ * slashing and gov delivered through CheckTx and FinalizeBlock, simulated consensus (absent validators →
+ * downtime jailing, a double-sign misbehaviour → evidence, mint and distribution every block), gov
+ * proposals that end within the run (short deposit and voting periods: passed, rejected, vetoed, dropped),
+ * every invariant of bank, staking, distribution and gov after every block, and a replay from genesis with
+ * the same app hash at every height.
  *
  * The seed is printed; `SIM_SEED=<n>` reruns one, `SIM_BLOCKS=<n>` changes the length.
  */
@@ -14,12 +15,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from '@chain/app';
+import type { Event } from '@chain/events';
 import { CommitStore } from '@chain/store';
 import { sha256, toBase64, toBech32, utf8 } from '@chain/crypto';
 import { bankSimulation } from '@chain/bank';
 import { stakingSimulation } from '@chain/staking';
 import { distributionSimulation } from '@chain/distribution';
 import { slashingSimulation } from '@chain/slashing';
+import { GovProposalResult, govSimulation } from '@chain/gov';
 import { runSimulation, seedFromEnv } from '@chain/simulation';
 import type { Invariant, Rand, SimAccount, SimulationGenesis, SimulationModule, SimulationSetup } from '@chain/simulation';
 import { createChainApp } from '../src/app.js';
@@ -47,7 +50,9 @@ function dec(rand: Rand, lo: number, hi: number): string {
 /**
  * The genesis of a run: every account funded in both denoms; accounts 0..n-1 genesis validators (unbonded
  * with their self-delegation in the not-bonded pool, bonded by staking's InitGenesis as gentxs would be),
- * some other accounts delegating to them; random staking, slashing, distribution and mint params.
+ * some other accounts delegating to them; random staking, slashing, distribution, mint and gov params (gov's
+ * deposit and voting periods of 1 to 10 minutes: with blocks 1–10 s apart and now and then hours, proposals
+ * end within the run).
  */
 function randomGenesis(rand: Rand, accounts: readonly SimAccount[], time: Date): SimulationGenesis {
   const nVals = rand.int(4, 8);
@@ -139,6 +144,13 @@ function randomGenesis(rand: Rand, accounts: readonly SimAccount[], time: Date):
           goal_bonded: '0.670000000000000000', blocks_per_year: String(rand.int(50_000, 6_311_520)),
         },
       },
+      // the ranges of the SDK's gov RandomizedGenState (quorum 0.334–0.5, threshold 0.45–0.55, veto 0.25–0.334)
+      gov: {
+        starting_proposal_id: '1', deposits: [], votes: [], proposals: [],
+        deposit_params: { min_deposit: [{ denom: BOND, amount: (rand.bigint(10n, 1000n) * UNIT).toString() }], max_deposit_period: `${rand.int(60, 600)}s` },
+        voting_params: { voting_period: `${rand.int(60, 600)}s` },
+        tally_params: { quorum: dec(rand, 0.334, 0.5), threshold: dec(rand, 0.45, 0.55), veto_threshold: dec(rand, 0.25, 0.334) },
+      },
     },
   };
 }
@@ -156,12 +168,68 @@ class Observer {
   completedUnbondings = 0;
   completedRedelegations = 0;
   supplyGrew = false;
+  /**
+   * how gov's proposals ended (EndBlock events): `passed`, `rejected` (deposits refunded), `vetoed`
+   * (deposits burned, the no-with-veto share of the final tally over the threshold), `no quorum` (deposits
+   * burned, the veto under it), `dropped`, `failed`
+   */
+  readonly proposals: Record<string, number> = {};
+  /** proposals whose deposits were refunded, burned */
+  refunded = 0;
+  burned = 0;
+  /** proposals ended in the block being finalized, resolved against its committed state */
+  private ended: { id: bigint; result: string; burned: boolean }[] = [];
   private firstSupply: bigint | undefined;
   private readonly seen = new Set<string>();
   private ubdEntries = 0;
   private redEntries = 0;
 
-  constructor(private readonly c: ChainApp) {}
+  /** Watches `c`'s blocks: the EndBlock events of each FinalizeBlock say how gov's proposals ended. */
+  constructor(private readonly c: ChainApp) {
+    const finalize = c.app.finalizeBlock.bind(c.app);
+    c.app.finalizeBlock = async (req) => {
+      const res = await finalize(req);
+      this.govEndBlock(res.events.filter((e) => e.attributes.some((a) => a.key === 'mode' && a.value === 'EndBlock')));
+      return res;
+    };
+  }
+
+  /**
+   * gov's EndBlock emits, per proposal it ends, the bank events of its deposits (burn by the gov module
+   * account, or transfers from it back to the depositors) and then `inactive_proposal` or `active_proposal`
+   * with the result; a rejected proposal was vetoed or missed the quorum when its deposits were burned.
+   */
+  private govEndBlock(events: readonly Event[]): void {
+    const gov = moduleAddress('gov');
+    const attr = (e: Event, key: string) => e.attributes.find((a) => a.key === key)?.value;
+    let burned = false;
+    let refunded = false;
+    for (const e of events) {
+      if (e.type === 'burn' && attr(e, 'burner') === gov) burned = true;
+      else if (e.type === 'transfer' && attr(e, 'sender') === gov) refunded = true;
+      else if (e.type === 'inactive_proposal' || e.type === 'active_proposal') {
+        this.ended.push({ id: BigInt(attr(e, 'proposal_id')!), result: attr(e, 'proposal_result')!, burned });
+        if (burned) this.burned++;
+        if (refunded) this.refunded++;
+        burned = refunded = false;
+      }
+    }
+  }
+
+  /** how the proposals ended in the last block, now that its state is committed (a vetoed one by its final tally) */
+  private govOutcomes(ctx: Context): void {
+    for (const { id, result, burned } of this.ended) {
+      let name = result.replace(/^proposal_/, '');
+      if (result === GovProposalResult.Rejected && burned) {
+        const t = this.c.govKeeper.getProposal(ctx, id)!.final_tally_result!;
+        const total = [t.yes, t.abstain, t.no, t.no_with_veto].reduce((s, x) => s + BigInt(x), 0n);
+        const threshold = BigInt(this.c.govKeeper.getParamsValues(ctx).vetoThreshold.atomics());
+        name = total > 0n && BigInt(t.no_with_veto) * 10n ** 18n > threshold * total ? 'vetoed' : 'no quorum';
+      }
+      this.proposals[name] = (this.proposals[name] ?? 0) + 1;
+    }
+    this.ended = [];
+  }
 
   invariant(): Invariant {
     return {
@@ -184,6 +252,7 @@ class Observer {
         if (red < this.redEntries) this.completedRedelegations += this.redEntries - red;
         this.ubdEntries = ubd;
         this.redEntries = red;
+        this.govOutcomes(ctx);
         return { broken: false, message: '' };
       },
     };
@@ -191,7 +260,7 @@ class Observer {
 }
 
 /** The chain's setup for the runner: a fresh `createChainApp` per app, with the modules' simulations over its keepers. */
-function chainSetup(observe?: (c: ChainApp) => Invariant): SimulationSetup {
+function chainSetup(observe?: (c: ChainApp, modules: readonly SimulationModule[]) => Invariant): SimulationSetup {
   const moduleAccounts = CHAIN_APP_CONFIG.moduleAccounts.map((m) => m.name);
   return {
     chainId: CHAIN_ID,
@@ -205,8 +274,9 @@ function chainSetup(observe?: (c: ChainApp) => Invariant): SimulationSetup {
         stakingSimulation(c.stakingKeeper),
         distributionSimulation(c.distributionKeeper, { moduleAccounts }),
         slashingSimulation(c.slashingKeeper),
+        govSimulation(c.govKeeper),
       ];
-      if (observe) modules.push({ name: 'test', operations: [], invariants: [observe(c)] });
+      if (observe) modules.push({ name: 'test', operations: [], invariants: [observe(c, modules)] });
       return {
         app: c.app,
         modules,
@@ -232,23 +302,31 @@ describe('simulation: the chain app', function () {
     const seed = seedFromEnv(DEFAULT_SEED);
     const blocks = Number(process.env.SIM_BLOCKS ?? 300);
     let observer: Observer | undefined;
+    let invariants: string[] = [];
     // the first app opened is the run's (the second, the replay's, runs no invariant)
-    const setup = chainSetup((c) => (observer ??= new Observer(c)).invariant());
+    const setup = chainSetup((c, modules) => {
+      if (!observer) invariants = modules.flatMap((m) => m.invariants.map((i) => i.name));
+      return (observer ??= new Observer(c)).invariant();
+    });
     const report = await runSimulation(setup, {
       seed, blocks, accounts: 40, opsPerBlock: [0, 10], misbehaviorChance: 0.004, timeJumps: { chance: 0.05, seconds: [600, TIME_JUMP_MAX] },
     });
     expect(report.replayed).to.equal(blocks);
+    // every module's invariants, gov's module account among them, after every block (and the observer)
+    expect(invariants).to.include.members(['bank/total-supply', 'staking/module-accounts', 'distribution/module-account', 'gov/module-account']);
+    expect(report.invariantChecks).to.equal(blocks * (invariants.length + 1));
     const o = observer!;
     console.log(`  observed: at most ${o.jailed} jailed at once, ${o.downtimeJailed} jailed for downtime, ${o.tombstoned} tombstoned, ${o.removed} validators removed, ` +
-      `${o.completedUnbondings} unbonding and ${o.completedRedelegations} redelegation entries completed`);
+      `${o.completedUnbondings} unbonding and ${o.completedRedelegations} redelegation entries completed; proposals ${JSON.stringify(o.proposals)}, ` +
+      `deposits refunded for ${o.refunded} and burned for ${o.burned}`);
     // what the run covered, checked on the default run (another seed or length may, e.g., have a genesis
     // that disables withdraw addresses, and then no MsgSetWithdrawAddress succeeds)
     if (seed !== DEFAULT_SEED || blocks < 300) return;
     const ops = report.operations;
     expect(Object.keys(ops).sort()).to.deep.equal([
       'bank/multi-send', 'bank/send', 'distribution/fund-community-pool', 'distribution/set-withdraw-address', 'distribution/withdraw-delegator-reward',
-      'distribution/withdraw-validator-commission', 'slashing/unjail', 'staking/create-validator', 'staking/delegate', 'staking/edit-validator',
-      'staking/redelegate', 'staking/undelegate',
+      'distribution/withdraw-validator-commission', 'gov/deposit', 'gov/submit-proposal', 'gov/vote', 'gov/vote-weighted', 'slashing/unjail',
+      'staking/create-validator', 'staking/delegate', 'staking/edit-validator', 'staking/redelegate', 'staking/undelegate',
     ]);
     // every message type went through, valid and invalid
     for (const [name, s] of Object.entries(ops)) {
@@ -267,5 +345,14 @@ describe('simulation: the chain app', function () {
     expect(o.completedUnbondings, 'unbondings completed').to.be.greaterThan(0);
     expect(o.completedRedelegations, 'redelegations completed').to.be.greaterThan(0);
     expect(o.removed, 'validators removed').to.be.greaterThan(0);
+    // gov: proposals submitted below and at the min deposit, deposits that started the voting
+    expect(ops['gov/submit-proposal']!.labels['in deposit period'], 'proposals submitted below the min deposit').to.be.greaterThan(0);
+    expect(ops['gov/submit-proposal']!.labels['voting started'], 'proposals submitted with the min deposit').to.be.greaterThan(0);
+    expect(ops['gov/deposit']!.labels['voting started'], 'deposits that started the voting').to.be.greaterThan(0);
+    // and proposals ended every way within the run, their deposits refunded or burned (the gov module
+    // account invariant held after every block)
+    for (const outcome of ['passed', 'rejected', 'vetoed', 'no quorum', 'dropped']) expect(o.proposals[outcome] ?? 0, `proposals ${outcome}`).to.be.greaterThan(0);
+    expect(o.refunded, 'proposals whose deposits were refunded').to.be.greaterThan(0);
+    expect(o.burned, 'proposals whose deposits were burned').to.be.greaterThan(0);
   });
 });

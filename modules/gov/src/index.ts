@@ -29,6 +29,8 @@ export { endBlocker as govEndBlocker } from './abci.js';
 export type { EndBlockOutcome as GovEndBlockOutcome } from './abci.js';
 export { moduleAccountInvariant as govModuleAccountInvariant, govInvariants } from './invariants.js';
 export type { Invariant as GovInvariant, InvariantResult as GovInvariantResult } from './invariants.js';
+export { govSimulation } from './simulation.js';
+export type { GovSimulationOptions } from './simulation.js';
 export { createMsgServer as createGovMsgServer, validateWeightedOptions } from './msg-server.js';
 export { createQueryServer as createGovQueryServer, currentTally } from './query-server.js';
 export { voteOptionName, weightedOptionsString, populateLegacyOption } from './votes.js';
