@@ -58,6 +58,12 @@ export interface StartOptions {
   readonly timeoutCommit?: string;
   readonly extraArgs?: readonly string[];
   readonly home?: string;
+  /**
+   * `cometbft`: `--consensus cometbft`, the app behind a spawned CometBFT (its RPC on rpcUrl; ABCI and p2p on
+   * free ports). The process is a group leader then, so `kill()` SIGKILLs chaind and CometBFT together.
+   * The binary must be built first (`ensureCometbft()` from `@chain/cometbft`, in the test's before()).
+   */
+  readonly consensus?: 'embedded' | 'cometbft';
 }
 
 async function waitReady(rpcUrl: string, proc: ChildProcess, out: () => string, timeoutMs = 60_000): Promise<void> {
@@ -93,8 +99,12 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
     '--grpc.address', `127.0.0.1:${grpcPort}`,
     '--json-rpc.address', `127.0.0.1:${ethPort}`,
     '--json-rpc.ws-address', `127.0.0.1:${ethWsPort}`,
+    ...(opts.consensus === 'cometbft'
+      ? ['--consensus', 'cometbft', '--abci.laddr', `tcp://127.0.0.1:${await freePort()}`, '--p2p.laddr', `tcp://127.0.0.1:${await freePort()}`]
+      : []),
     ...(opts.extraArgs ?? []),
   ];
+  const group = opts.consensus === 'cometbft';
   const handle: NodeHandle = {
     home,
     rpcUrl: `http://127.0.0.1:${rpcPort}`,
@@ -119,7 +129,8 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
       if (p.exitCode !== null || p.signalCode !== null) return;
       await new Promise<void>((resolve) => {
         p.once('exit', () => resolve());
-        p.kill('SIGKILL');
+        if (group) process.kill(-p.pid!, 'SIGKILL');
+        else p.kill('SIGKILL');
       });
     },
     async restart() {
@@ -131,7 +142,7 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
     },
   };
   const launch = (): void => {
-    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: group });
     proc.stdout!.on('data', (d: Buffer) => { handle.output += d.toString(); });
     proc.stderr!.on('data', (d: Buffer) => { handle.output += d.toString(); });
     handle.proc = proc;

@@ -17,19 +17,26 @@ import { TextProposal, VoteOption } from 'cosmjs-types/cosmos/gov/v1beta1/gov';
 import { toBase64 } from '@cosmjs/encoding';
 import { SigningStargateClient, GasPrice } from '@cosmjs/stargate';
 import { fromBase64, fromBech32, sha256, toBech32 } from '@chain/crypto';
+import { decAtomics, liquidityRegistry } from '../src/liquidity.js';
 import { startNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { devAddress, devHome, devWallet, getJson, postJson, rawHttp, rpcCall, signedSend } from '../src/clients.js';
 
 /** What a route needs: path parameters, a query string; `latest` routes answer for the newest block. */
 /** `notFound`: nothing can exist there on a dev chain (evidence: the embedded engine reports none): both spellings answer 404 alike. */
-interface Call { params?: Record<string, string>; query?: string; latest?: boolean; notFound?: boolean }
+/** `height`: asked at that height (the liquidity batch's msg states live from their batch's EndBlock to the next BeginBlock). */
+interface Call { params?: Record<string, string>; query?: string; latest?: boolean; notFound?: boolean; height?: number }
 interface Fixture {
   rest: string; sender: string; senderHex: string; accountNumber: string; recipient: string; txHash: string; txHeight: number; evm: string; evm2: string;
   /** the genesis validator: operator and consensus addresses; the sender delegated to it and undelegated part */
   valoper: string; valcons: string;
   /** a text proposal in its voting period (voting period 1h on this node), with the sender's deposit and yes vote */
   proposalId: string;
+  /**
+   * a liquidity pool of achain and an issued token (ukitty), created by the sender; one tx of the sender put a
+   * deposit, a withdrawal and a swap (msg index 1 each) in its batch, executed at `batchHeight`
+   */
+  poolId: string; poolCoinDenom: string; reserveAcc: string; batchHeight: number;
 }
 
 const EVM_DEV0 = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -120,6 +127,24 @@ const GET_CALLS: Record<string, (f: Fixture) => Call> = {
   '/chain/prc10/params': () => ({}),
   '/chain/prc10/tokens': () => ({ query: 'pagination.count_total=true' }),
   '/chain/prc10/tokens/{denom}': () => ({ params: { denom: 'achain' } }),
+  '/chain/liquidity/v1beta1/params': () => ({}),
+  '/chain/liquidity/v1beta1/pools': () => ({ query: 'pagination.count_total=true' }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}': (f) => ({ params: { pool_id: f.poolId } }),
+  '/chain/liquidity/v1beta1/pools/pool_coin_denom/{pool_coin_denom}': (f) => ({ params: { pool_coin_denom: f.poolCoinDenom } }),
+  '/chain/liquidity/v1beta1/pools/reserve_acc/{reserve_acc}': (f) => ({ params: { reserve_acc: f.reserveAcc } }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/batch': (f) => ({ params: { pool_id: f.poolId }, height: f.batchHeight }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/batch/deposits': (f) => ({ params: { pool_id: f.poolId }, query: 'pagination.count_total=true', height: f.batchHeight }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/batch/deposits/{msg_index}': (f) => ({ params: { pool_id: f.poolId, msg_index: '1' }, height: f.batchHeight }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/batch/swaps': (f) => ({ params: { pool_id: f.poolId }, query: 'pagination.count_total=true', height: f.batchHeight }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/batch/swaps/{msg_index}': (f) => ({ params: { pool_id: f.poolId, msg_index: '1' }, height: f.batchHeight }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/batch/withdraws': (f) => ({ params: { pool_id: f.poolId }, query: 'pagination.count_total=true', height: f.batchHeight }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/batch/withdraws/{msg_index}': (f) => ({ params: { pool_id: f.poolId, msg_index: '1' }, height: f.batchHeight }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/finish/deposit/{msg_index}': (f) => ({ params: { pool_id: f.poolId, msg_index: '1' } }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/finish/deposits/{depositor_address}': (f) => ({ params: { pool_id: f.poolId, depositor_address: f.sender }, query: 'pagination.count_total=true' }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/finish/swap/{msg_index}': (f) => ({ params: { pool_id: f.poolId, msg_index: '1' } }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/finish/swaps/{swap_address}': (f) => ({ params: { pool_id: f.poolId, swap_address: f.sender } }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/finish/withdraw/{msg_index}': (f) => ({ params: { pool_id: f.poolId, msg_index: '1' } }),
+  '/chain/liquidity/v1beta1/pools/{pool_id}/finish/withdraws/{withdraw_address}': (f) => ({ params: { pool_id: f.poolId, withdraw_address: f.sender } }),
 };
 
 /**
@@ -298,10 +323,37 @@ describe('e2e: every REST route of the Swagger document, both spellings, real HT
     const voted = await client.signAndBroadcast(sender, [{ typeUrl: '/cosmos.gov.v1beta1.MsgVote', value: { proposalId: BigInt(proposalId), voter: sender, option: VoteOption.VOTE_OPTION_YES } }], 2);
     expect(voted.code, voted.rawLog).to.equal(0);
     client.disconnect();
+    // liquidity: a token issued by the sender, a pool of achain and it, then one tx putting a deposit, a withdrawal
+    // and a swap in the pool's batch (executed in the EndBlock of that tx's block)
+    const lc = await SigningStargateClient.connectWithSigner(node.rpcUrl, await devWallet(3), {
+      registry: liquidityRegistry(), gasPrice: GasPrice.fromString('1000000000achain'), broadcastPollIntervalMs: 200,
+    });
+    const issued = await lc.signAndBroadcast(sender, [{ typeUrl: '/chain.prc10.MsgIssueToken', value: {
+      symbol: 'kitty', name: 'Kitty Token', scale: 6, min_unit: 'ukitty', initial_supply: '1000', max_supply: '10000', mintable: true, owner: sender,
+    } }], 2);
+    expect(issued.code, issued.rawLog).to.equal(0);
+    const created = await lc.signAndBroadcast(sender, [{ typeUrl: '/chain.liquidity.v1beta1.MsgCreatePool', value: {
+      pool_creator_address: sender, pool_type_id: 1, deposit_coins: [{ denom: 'achain', amount: '1000000000000000' }, { denom: 'ukitty', amount: '100000000' }],
+    } }], 2);
+    expect(created.code, created.rawLog).to.equal(0);
+    const attr = (e: { attributes: readonly { key: string; value: string }[] } | undefined, key: string): string => e!.attributes.find((a) => a.key === key)!.value;
+    const createPool = created.events.find((e) => e.type === 'create_pool');
+    const [poolId, poolCoinDenom, reserveAcc] = [attr(createPool, 'pool_id'), attr(createPool, 'pool_coin_denom'), attr(createPool, 'reserve_account')];
+    const batched = await lc.signAndBroadcast(sender, [
+      { typeUrl: '/chain.liquidity.v1beta1.MsgDepositWithinBatch', value: { depositor_address: sender, pool_id: poolId, deposit_coins: [{ denom: 'achain', amount: '10000000000000' }, { denom: 'ukitty', amount: '1000000' }] } },
+      { typeUrl: '/chain.liquidity.v1beta1.MsgWithdrawWithinBatch', value: { withdrawer_address: sender, pool_id: poolId, pool_coin: { denom: poolCoinDenom, amount: '1000' } } },
+      { typeUrl: '/chain.liquidity.v1beta1.MsgSwapWithinBatch', value: {
+        swap_requester_address: sender, pool_id: poolId, swap_type_id: 1, offer_coin: { denom: 'achain', amount: '1000000000000' },
+        demand_coin_denom: 'ukitty', offer_coin_fee: { denom: 'achain', amount: '1500000000' }, order_price: decAtomics('11000000'),
+      } },
+    ], 2);
+    expect(batched.code, batched.rawLog).to.equal(0);
+    lc.disconnect();
     const acct = (await getJson(`${node.restUrl}/chain/auth/v1beta1/accounts/${sender}`)).body.account;
     f = {
       rest: node.restUrl, sender, recipient, senderHex: Buffer.from(fromBech32(sender).data).toString('hex'), accountNumber: acct.account_number,
       txHash: sent.body.tx_response.txhash, txHeight: Number(got.body.tx_response.height), evm: EVM_DEV0, evm2: EVM_DEV1, valoper, valcons, proposalId,
+      poolId, poolCoinDenom, reserveAcc, batchHeight: batched.height,
     };
   });
 
@@ -353,7 +405,7 @@ describe('e2e: every REST route of the Swagger document, both spellings, real HT
       }
       for (let attempt = 0; ; attempt++) {
         // state at one height for both spellings (routes of the newest block may see a new one in between)
-        const height = Number((await rpcCall(node.rpcUrl, 'status')).result.sync_info.latest_block_height);
+        const height = call.height ?? Number((await rpcCall(node.rpcUrl, 'status')).result.sync_info.latest_block_height);
         const headers = { 'x-cosmos-block-height': String(height) };
         const [a, b] = await Promise.all([rawHttp(`${node.restUrl}${fill(template)}`, { headers }), rawHttp(`${node.restUrl}${fill(cosmos)}`, { headers })]);
         const ref = (p: string): string => doc.paths[p]!.get.responses['200'].schema.$ref;
@@ -376,6 +428,18 @@ describe('e2e: every REST route of the Swagger document, both spellings, real HT
     expect((await getJson(`${node.restUrl}/cosmos/tx/v1beta1/txs/${f.txHash}`)).body.tx.body.memo).to.equal('rest routes');
     expect((await getJson(`${node.restUrl}/chain/tx/v1beta1/txs?${GET_CALLS['/chain/tx/v1beta1/txs']!(f).query}`)).body.tx_responses[0].txhash).to.equal(f.txHash);
     expect((await getJson(`${node.restUrl}/chain/auth/v1beta1/address_by_id/${f.accountNumber}`)).body.account_address).to.equal(f.sender);
+    // the liquidity batch at its execution height (msg index 1 of each kind, executed and succeeded) and its success records
+    const liq = (path: string, height?: number): Promise<any> => getJson(`${node.restUrl}/chain/liquidity/v1beta1/pools/${f.poolId}${path}`, height ? { 'x-cosmos-block-height': String(height) } : {}).then((r) => r.body);
+    for (const kind of ['deposit', 'swap', 'withdraw']) {
+      const state = (await liq(`/batch/${kind}s/1`, f.batchHeight))[kind];
+      expect(state, kind).to.deep.include({ msg_index: '1', executed: true, succeeded: true });
+      expect((await liq(`/batch/${kind}s`, f.batchHeight))[`${kind}s`].map((s: any) => s.msg_index), kind).to.deep.equal(['1']);
+      expect((await liq(`/finish/${kind}/1`))[kind].msg_index, kind).to.equal('1');
+    }
+    expect((await liq('/batch/swaps/1')).code, 'the executed swap is deleted at the next BeginBlock').to.equal(5);
+    expect((await liq('/finish/swap/1')).swap.get_coin.denom).to.equal('ukitty');
+    expect(BigInt((await liq('/finish/swap/1')).swap.get_coin.amount) > 0n, 'the swap got ukitty').to.equal(true);
+    expect((await liq(`/finish/deposits/${f.sender}`)).deposits.map((d: any) => d.msg_index)).to.deep.equal(['0', '1']);
     // the native token, in the original chain's spelling on its path
     expect((await getJson(`${node.restUrl}/token/tokens/achain`)).body.Token).to.deep.include({ '@type': '/plugchain.prc10.Token', symbol: 'chain', min_unit: 'achain' });
   });

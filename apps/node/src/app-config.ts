@@ -7,7 +7,7 @@
 import type { AppConfig } from '@chain/app';
 
 export const CHAIN_APP_CONFIG: AppConfig = {
-  modules: ['auth', 'bank', 'staking', 'distribution', 'slashing', 'evidence', 'mint', 'evm', 'token', 'gov', 'params', 'upgrade'],
+  modules: ['auth', 'bank', 'staking', 'distribution', 'slashing', 'evidence', 'mint', 'evm', 'token', 'liquidity', 'gov', 'params', 'upgrade'],
   moduleAccounts: [
     { name: 'fee_collector', permissions: [] },
     { name: 'distribution', permissions: [] },
@@ -16,6 +16,8 @@ export const CHAIN_APP_CONFIG: AppConfig = {
     { name: 'not_bonded_tokens_pool', permissions: ['burner', 'staking'] },
     // the token module (prc10) mints issued tokens and burns its fees and burned tokens
     { name: 'token', permissions: ['minter', 'burner'] },
+    // the liquidity module: the batch escrow; mints and burns pool coins
+    { name: 'liquidity', permissions: ['minter', 'burner'] },
     // proposal deposits, burned when a proposal is vetoed, misses quorum or its min deposit
     { name: 'gov', permissions: ['burner'] },
   ],
@@ -25,9 +27,9 @@ export const CHAIN_APP_CONFIG: AppConfig = {
   order: {
     // upgrade first: it halts (or switches the software) at a plan's height before anything else runs
     preBlock: ['upgrade'],
-    beginBlock: ['evm', 'mint', 'distribution', 'slashing', 'evidence', 'staking'],
+    beginBlock: ['evm', 'mint', 'distribution', 'slashing', 'evidence', 'staking', 'liquidity'],
     // gov before staking (proposals execute before the validator set update of the same block), as the original
-    endBlock: ['gov', 'staking', 'evm'],
-    initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'mint', 'evm', 'evidence', 'token', 'gov', 'upgrade'],
+    endBlock: ['gov', 'staking', 'liquidity', 'evm'],
+    initGenesis: ['auth', 'bank', 'distribution', 'staking', 'slashing', 'mint', 'evm', 'evidence', 'token', 'liquidity', 'gov', 'upgrade'],
   },
 };

@@ -20,6 +20,7 @@ import { SlashingKeeper, SlashingModule, slashingParamSubspace } from '@chain/sl
 import { EvidenceKeeper, EvidenceModule } from '@chain/evidence';
 import { MintKeeper, MintModule, mintParamSubspace } from '@chain/mint';
 import { Prc10Keeper, Prc10Module, prc10ParamSubspace } from '@chain/prc10';
+import { LiquidityKeeper, LiquidityModule, liquidityParamSubspace } from '@chain/liquidity';
 import { GovKeeper, GovModule, govParamSubspace } from '@chain/gov';
 import { ParamsKeeper, ParamsModule, createParamChangeProposalRoute } from '@chain/params';
 import { UpgradeKeeper, UpgradeModule, createCancelSoftwareUpgradeProposalRoute, createSoftwareUpgradeProposalRoute } from '@chain/upgrade';
@@ -64,6 +65,8 @@ export interface ChainApp {
   readonly mintKeeper: MintKeeper;
   /** the token module (prc10, module `token`) */
   readonly prc10Keeper: Prc10Keeper;
+  /** the liquidity module (Gravity DEX pools; the creation fee goes to distribution's community pool) */
+  readonly liquidityKeeper: LiquidityKeeper;
   readonly govKeeper: GovKeeper;
   /** every module's params, one subspace per module (`/chain/params/v1beta1/params`, ParameterChangeProposal) */
   readonly paramsKeeper: ParamsKeeper;
@@ -93,6 +96,7 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
   const evidenceKeeper = new EvidenceKeeper({ registry, stakingKeeper, slashingKeeper, bech32Prefix: BECH32_PREFIX });
   const mintKeeper = new MintKeeper({ registry, bankKeeper, stakingKeeper, accountKeeper });
   const prc10Keeper = new Prc10Keeper({ registry, accountKeeper, bankKeeper });
+  const liquidityKeeper = new LiquidityKeeper({ registry, accountKeeper, bankKeeper, distributionKeeper });
   const evmKeeper = new EvmKeeper({
     registry, accountKeeper, bankKeeper,
     gasCap: opts.evmGasCap ? opts.evmGasCap : undefined,
@@ -104,7 +108,7 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
     ['auth', authParamSubspace(accountKeeper)], ['bank', bankParamSubspace(bankKeeper)], ['staking', stakingParamSubspace(stakingKeeper)],
     ['distribution', distributionParamSubspace(distributionKeeper)], ['slashing', slashingParamSubspace(slashingKeeper)],
     ['mint', mintParamSubspace(mintKeeper)], ['evm', evmParamSubspace(evmKeeper)], ['evm', evmFeeMarketParamSubspace(evmKeeper)],
-    ['token', prc10ParamSubspace(prc10Keeper)],
+    ['token', prc10ParamSubspace(prc10Keeper)], ['liquidity', liquidityParamSubspace(liquidityKeeper)],
   ] as const;
   const paramsKeeper = new ParamsKeeper({ subspaces: subspaces.filter(([m]) => config.modules.includes(m)).map(([, sub]) => sub) });
   const upgradeKeeper = new UpgradeKeeper({
@@ -132,7 +136,7 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
     modules: [
       new AuthModule(accountKeeper), new BankModule(bankKeeper), new StakingModule(stakingKeeper), new DistributionModule(distributionKeeper),
       new SlashingModule(slashingKeeper), new EvidenceModule(evidenceKeeper), new MintModule(mintKeeper), new EvmModule(evmKeeper),
-      new Prc10Module(prc10Keeper), new GovModule(govKeeper), new ParamsModule(paramsKeeper), new UpgradeModule(upgradeKeeper),
+      new Prc10Module(prc10Keeper), new LiquidityModule(liquidityKeeper), new GovModule(govKeeper), new ParamsModule(paramsKeeper), new UpgradeModule(upgradeKeeper),
     ].filter((m) => config.modules.includes(m.name)),
     // Ethereum txs (marked by the ExtensionOptionsEthereumTx option) go through the evm ante, others through auth's
     anteHandler: routeAnte(createEvmAnteHandler(evmKeeper), createAnteHandler(accountKeeper, bankKeeper)),
@@ -143,6 +147,6 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
   router.registerPathAlias('/cosmos.base.tendermint.', '/chain.base.consensus.');
   return {
     authority, registry, router, app, accountKeeper, bankKeeper, evmKeeper, stakingKeeper, distributionKeeper, slashingKeeper, evidenceKeeper, mintKeeper, prc10Keeper,
-    govKeeper, paramsKeeper, upgradeKeeper,
+    liquidityKeeper, govKeeper, paramsKeeper, upgradeKeeper,
   };
 }

@@ -7,3 +7,5 @@ export type { NodeConfig } from './config/config.js';
 export { initHome, devAccounts, DEV_CHAIN_ID, BECH32_PREFIX, BASE_DENOM, DEV_BALANCE, DEV_MIN_GAS_PRICES } from './config/init.js';
 export type { DevAccount } from './config/init.js';
 export { createLogger } from './logger.js';
+export { EmbeddedSource, CometSource, CometRpcError } from './consensus-source.js';
+export type { ConsensusSource, SourceStatus, SourceNodeInfo, SourceTxRef, SearchPage, BroadcastCommitResult, CometSourceOptions } from './consensus-source.js';

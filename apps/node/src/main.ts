@@ -5,6 +5,7 @@ import { parseArgs, parseSkipUpgradeHeights } from './cli.js';
 import { applyFlags, loadConfig, FLAG_TARGETS } from './config/config.js';
 import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM, BECH32_PREFIX, DEV_GOV_PERIOD, GOV_MIN_DEPOSIT } from './config/init.js';
 import { Node, VERSION } from './node.js';
+import { CometNode } from './comet-node.js';
 import { createLogger } from './logger.js';
 import { exportGenesisDoc } from './export.js';
 import { writeFileSync } from 'node:fs';
@@ -23,6 +24,11 @@ Usage:
                                         (stop the node first); a new home started from it continues
                                         at height N + 1
   chaind version
+
+Consensus: --consensus embedded (default) | cometbft. cometbft: the app serves ABCI on --abci.laddr
+(default tcp://127.0.0.1:26658) and spawns CometBFT v0.38 (built with Go on first use, into
+.cache/cometbft) with its home in HOME/cometbft, its RPC on --rpc.laddr and p2p on --p2p.laddr;
+with --cometbft.rpc URL a CometBFT started separately is used instead (nothing spawned).
 
 Start flags (override app.toml / config.toml):
 ${Object.keys(FLAG_TARGETS).map((f) => `  --${f}`).join('\n')}
@@ -103,7 +109,10 @@ async function run(): Promise<void> {
       for (const f of Object.keys(args.flags)) if (!KNOWN_FLAGS.has(f)) log.warn(`unknown flag --${f} ignored`);
       const skipUpgradeHeights = parseSkipUpgradeHeights(args.flags['unsafe-skip-upgrades']);
       const cfg = applyFlags(loadConfig(home), args.flags);
-      const node = await Node.create(cfg, log, { skipUpgradeHeights });
+      const comet = cfg.config.consensus.engine === 'cometbft';
+      const node = comet
+        ? await CometNode.create(cfg, log, { skipUpgradeHeights, onCometExit: () => { void node.stop().finally(() => process.exit(1)); } })
+        : await Node.create(cfg, log, { skipUpgradeHeights });
       if (skipUpgradeHeights.length > 0) log.info(`upgrade plans at heights ${skipUpgradeHeights.join(', ')} will be skipped (--unsafe-skip-upgrades)`);
       let stopping = false;
       const stop = (sig: string): void => {
@@ -116,7 +125,8 @@ async function run(): Promise<void> {
       process.on('SIGTERM', () => stop('SIGTERM'));
       await node.start();
       if (args.command === 'dev') printDevAccounts();
-      log.info(`chain ${node.engine.chainId} running at height ${node.engine.latestHeight}; base denom ${BASE_DENOM}, dev balance ${DEV_BALANCE}`);
+      if (node instanceof CometNode) log.info(`chain ${node.chainId} running on CometBFT (app at height ${node.app.lastHeight}); base denom ${BASE_DENOM}`);
+      else log.info(`chain ${node.engine.chainId} running at height ${node.engine.latestHeight}; base denom ${BASE_DENOM}, dev balance ${DEV_BALANCE}`);
       return;
     }
     default:

@@ -17,7 +17,8 @@ import { BECH32_PREFIX, readGenesis, readValidatorKey } from './config/init.js';
 import { createChainApp, VERSION } from './app.js';
 import type { ChainApp } from './app.js';
 import { createTxService, TxService } from './services/tx-service.js';
-import { createConsensusService, ConsensusService } from './services/consensus-service.js';
+import { createConsensusService, ConsensusService, COMETBFT_VERSION } from './services/consensus-service.js';
+import { EmbeddedSource } from './consensus-source.js';
 import { startRpcServer } from './rpc/server.js';
 import type { RpcServer } from './rpc/server.js';
 import { startRestServer } from './rest/server.js';
@@ -48,6 +49,8 @@ export class Node {
     readonly engine: Engine,
     readonly bus: EventBus,
     readonly log: Logger,
+    /** what the tx service, the node-info/blocks service and the Ethereum JSON-RPC read consensus through */
+    readonly source: EmbeddedSource,
   ) {}
 
   get app(): App { return this.parts.app; }
@@ -112,11 +115,12 @@ export class Node {
       });
       engineRef = engine;
       const nodeId = toHex(sha256(utf8(valKey.pub_key.value))).slice(0, 40);
-      parts.app.router.registerQueryService(TxService, createTxService(parts.app, engine, { broadcastTimeoutMs: parseDurationMs(rpcCfg.timeout_broadcast_tx_commit) }));
-      parts.app.router.registerQueryService(ConsensusService, createConsensusService(parts.app, engine, {
-        nodeId, moniker: config.config.moniker, rpcAddress: rpcCfg.laddr, listenAddress: 'tcp://0.0.0.0:26656', version: VERSION,
-      }, BECH32_PREFIX));
-      return new Node(config, store, parts, engine, bus, log);
+      const source = new EmbeddedSource(engine, bus, {
+        nodeId, moniker: config.config.moniker, rpcAddress: rpcCfg.laddr, listenAddress: 'tcp://0.0.0.0:26656', version: COMETBFT_VERSION,
+      });
+      parts.app.router.registerQueryService(TxService, createTxService(parts.app, source, { broadcastTimeoutMs: parseDurationMs(rpcCfg.timeout_broadcast_tx_commit) }));
+      parts.app.router.registerQueryService(ConsensusService, createConsensusService(parts.app, source, VERSION, BECH32_PREFIX));
+      return new Node(config, store, parts, engine, bus, log, source);
     } catch (e) {
       await store.close();
       throw e;
@@ -143,7 +147,7 @@ export class Node {
       const log = this.log.child('json-rpc');
       try {
         this.jsonRpc = await startJsonRpc({
-          app: this.app, registry: this.parts.registry, engine: this.engine, bus: this.bus, appToml: this.config.app, version: VERSION, log,
+          app: this.app, registry: this.parts.registry, source: this.source, appToml: this.config.app, version: VERSION, log,
         });
         log.info(`Ethereum JSON-RPC listening on http://${j.address} (port ${this.jsonRpc.port}), websocket port ${this.jsonRpc.wsPort}, api ${j.api}`);
       } catch (e) {
@@ -159,6 +163,7 @@ export class Node {
     await this.rest?.close();
     await this.rpc?.close();
     await this.engine.stop();
+    this.source.close();
     this.bus.close();
     await this.store.close();
   }

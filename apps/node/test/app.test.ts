@@ -28,9 +28,9 @@ describe('createChainApp (the chain composition)', () => {
 
   it('composes the modules under the declared config, with the gov module account as authority', () => {
     const c = createChainApp({ store, chainId: 'chain_1337-1', minGasPrices: '0achain' });
-    expect(c.app.allModules().map((m) => m.name)).to.deep.equal(['auth', 'bank', 'staking', 'distribution', 'slashing', 'evidence', 'mint', 'evm', 'token', 'gov', 'params', 'upgrade']);
+    expect(c.app.allModules().map((m) => m.name)).to.deep.equal(['auth', 'bank', 'staking', 'distribution', 'slashing', 'evidence', 'mint', 'evm', 'token', 'liquidity', 'gov', 'params', 'upgrade']);
     expect(c.app.manager.versionMap()).to.deep.equal({
-      auth: 2, bank: 2, staking: 2, distribution: 2, slashing: 2, evidence: 1, mint: 1, evm: 1, token: 1, gov: 2, params: 1, upgrade: 1,
+      auth: 2, bank: 2, staking: 2, distribution: 2, slashing: 2, evidence: 1, mint: 1, evm: 1, token: 1, liquidity: 2, gov: 2, params: 1, upgrade: 1,
     });
     expect(c.app.manager.validatorUpdatesModule).to.equal('staking');
     // the SDK's gov module address: the first 20 bytes of sha256("gov")
@@ -55,7 +55,7 @@ describe('createChainApp (the chain composition)', () => {
     });
     await c.app.commit();
     const exported = c.app.exportGenesis() as Record<string, Record<string, unknown>>;
-    expect(Object.keys(exported)).to.deep.equal(['auth', 'bank', 'distribution', 'staking', 'slashing', 'mint', 'evm', 'evidence', 'token', 'gov', 'upgrade']);
+    expect(Object.keys(exported)).to.deep.equal(['auth', 'bank', 'distribution', 'staking', 'slashing', 'mint', 'evm', 'evidence', 'token', 'liquidity', 'gov', 'upgrade']);
     // the dev balances are exported as they were; the self-delegation moved to the bonded pool
     const bank = genesis.app_state.bank as { balances: { address: string }[] };
     const out = exported.bank!.balances as { address: string }[];

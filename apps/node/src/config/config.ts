@@ -74,6 +74,20 @@ export const ConfigTomlSchema = z.object({
   }).prefault({}),
   consensus: z.object({
     'timeout_commit': z.string().default('1s'),
+    /** `embedded`: the single-validator engine in this process; `cometbft`: a CometBFT node over ABCI (`--consensus`) */
+    engine: z.enum(['embedded', 'cometbft']).default('embedded'),
+  }).prefault({}),
+  /** cometbft mode: where the app's ABCI socket server listens (CometBFT's proxy_app) */
+  abci: z.object({
+    laddr: z.string().default('tcp://127.0.0.1:26658'),
+  }).prefault({}),
+  /** cometbft mode: the spawned CometBFT node's p2p listen address */
+  p2p: z.object({
+    laddr: z.string().default('tcp://0.0.0.0:26656'),
+  }).prefault({}),
+  /** cometbft mode: `rpc` set (http://host:port) = a CometBFT started separately (not spawned), whose RPC this is */
+  cometbft: z.object({
+    rpc: z.string().default(''),
   }).prefault({}),
 });
 
@@ -158,6 +172,10 @@ export const FLAG_TARGETS: Record<string, { file: 'app' | 'config'; path: string
   'minimum-gas-prices': { file: 'app', path: ['minimum-gas-prices'], type: 'string' },
   'consensus.timeout_commit': { file: 'config', path: ['consensus', 'timeout_commit'], type: 'string' },
   'moniker': { file: 'config', path: ['moniker'], type: 'string' },
+  'consensus': { file: 'config', path: ['consensus', 'engine'], type: 'string' },
+  'abci.laddr': { file: 'config', path: ['abci', 'laddr'], type: 'string' },
+  'p2p.laddr': { file: 'config', path: ['p2p', 'laddr'], type: 'string' },
+  'cometbft.rpc': { file: 'config', path: ['cometbft', 'rpc'], type: 'string' },
 };
 
 export function applyFlags(cfg: NodeConfig, flags: Record<string, string | boolean>): NodeConfig {

@@ -187,6 +187,20 @@ export function initHome(o: InitOptions): { genesis: GenesisDoc; validatorKey: P
       slashing: { params: params.slashing, signing_infos: [], missed_blocks: [] },
       mint: { minter: { inflation: params.initialInflation, annual_provisions: dec('0') }, params: params.mint },
       gov: { starting_proposal_id: '1', deposits: [], votes: [], proposals: [], ...params.gov },
+      // liquidity: the original's params; the pool creation fee 40 of the display denom in achain (the original
+      // chain's 40 pc in uplugcn), the minimum amounts as the original's (1000000 of each reserve's base unit)
+      liquidity: {
+        params: {
+          pool_types: [{
+            id: 1, name: 'StandardLiquidityPool', min_reserve_coin_num: 2, max_reserve_coin_num: 2,
+            description: 'Standard liquidity pool with pool price function X/Y, ESPM constraint, and two kinds of reserve coins',
+          }],
+          min_init_deposit_amount: '1000000', init_pool_coin_mint_amount: '1000000', max_reserve_coin_amount: '0',
+          pool_creation_fee: [{ denom: BASE_DENOM, amount: (40n * 10n ** 18n).toString() }],
+          swap_fee_rate: dec('0.003'), withdraw_fee_rate: dec('0'), max_order_amount_ratio: dec('0.1'), unit_batch_height: 1, circuit_breaker_enabled: false,
+        },
+        pool_records: [], deposit_success_msgs: [], swap_success_msgs: [], withdraw_success_msgs: [],
+      },
     },
   };
   writeFileSync(join(dir, 'genesis.json'), JSON.stringify(genesis, null, 2));

@@ -90,7 +90,7 @@ function statusOf(e: unknown): { code: number; message: string } {
   return grpcStatusOf(e);
 }
 
-function unaryHandler(node: Node, route: QueryRoute, dialect: 'chain' | 'cosmos', log: Logger): grpc.handleUnaryCall<Buffer, Buffer> {
+function unaryHandler(node: Pick<Node, 'app'>, route: QueryRoute, dialect: 'chain' | 'cosmos', log: Logger): grpc.handleUnaryCall<Buffer, Buffer> {
   const registry = node.app.registry;
   const responseType = registry.type(route.responseType);
   return (call, callback) => {
@@ -130,7 +130,7 @@ function grpcBindAddress(address: string): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-export async function startGrpcServer(o: { node: Node; address: string; log: Logger }): Promise<GrpcServer> {
+export async function startGrpcServer(o: { node: Pick<Node, 'app'>; address: string; log: Logger }): Promise<GrpcServer> {
   const { node, log } = o;
   const server = new grpc.Server({ 'grpc.max_receive_message_length': MAX_RECEIVE_MESSAGE_LENGTH });
   const specs = grpcServiceSpecs(node);

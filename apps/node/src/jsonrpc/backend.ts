@@ -5,14 +5,14 @@
  * change), the eth-hash → tx lookup through the tx index, and state queries at a height.
  */
 import type { ProtoObject, ProtoRegistry } from '@chain/codec';
-import type { Engine, StoredBlock, StoredResults } from '@chain/consensus';
+import type { StoredBlock, StoredResults } from '@chain/consensus';
 import type { Event } from '@chain/events';
-import { parseQuery } from '@chain/events';
 import { decodeTx } from '@chain/tx';
 import { decodeEthTx, effectiveGasPrice, parseEip155ChainId, MSG_ETHEREUM_TX } from '@chain/evm';
 import type { EthTx } from '@chain/evm';
 import { keccak256 } from '@chain/crypto';
 import type { App } from '@chain/app';
+import type { ConsensusSource } from '../consensus-source.js';
 import { encodeReceipt, orderedTrieRoot } from './trie.js';
 import { InvalidParams, ServerError, ZERO_HASH, hex, parseHash, parseQty } from './util.js';
 
@@ -61,7 +61,7 @@ export interface EthBlock {
 }
 
 export interface BackendOptions {
-  readonly engine: Engine;
+  readonly source: ConsensusSource;
   readonly app: App;
   readonly registry: ProtoRegistry;
   readonly minGasPrice: bigint;
@@ -74,7 +74,7 @@ function attr(e: Event, key: string): string | undefined {
 }
 
 export class Backend {
-  readonly engine: Engine;
+  readonly source: ConsensusSource;
   readonly app: App;
   readonly registry: ProtoRegistry;
   readonly chainId: bigint;
@@ -83,21 +83,22 @@ export class Backend {
   private blockGasLimit: bigint | undefined;
 
   constructor(opts: BackendOptions) {
-    this.engine = opts.engine;
+    this.source = opts.source;
     this.app = opts.app;
     this.registry = opts.registry;
-    this.chainId = parseEip155ChainId(opts.engine.chainId);
+    this.chainId = parseEip155ChainId(opts.source.chainId);
     this.minGasPrice = opts.minGasPrice;
   }
 
-  get latest(): number {
-    return this.engine.latestHeight;
+  /** the latest committed height (asks the consensus source) */
+  latest(): Promise<number> {
+    return this.source.latestHeight();
   }
 
   /** A block tag or number (or an EIP-1898 object) → height; undefined for a future height. */
   async resolveTag(tag: unknown, forState = false): Promise<number | undefined> {
-    if (tag === undefined || tag === null || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return this.latest;
-    if (tag === 'earliest') return Math.max(1, await this.engine.blocks.baseHeight());
+    if (tag === undefined || tag === null || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return this.latest();
+    if (tag === 'earliest') return this.source.earliestHeight();
     if (typeof tag === 'object') {
       // geth's BlockNumberOrHash: exactly one of blockNumber and blockHash
       if (Array.isArray(tag)) throw InvalidParams('invalid block number or hash: expected a string or an object');
@@ -105,15 +106,16 @@ export class Backend {
       if (o.blockHash !== undefined && o.blockNumber !== undefined) throw InvalidParams('cannot specify both BlockHash and BlockNumber, choose one or the other');
       if (o.blockHash === undefined && (o.blockNumber === undefined || o.blockNumber === null)) throw InvalidParams('invalid arguments; neither block nor hash specified');
       if (o.blockHash !== undefined) {
-        const h = await this.engine.blocks.heightByHash(Buffer.from(parseHash(o.blockHash, 'blockHash').slice(2), 'hex'));
+        const h = await this.source.heightByHash(Buffer.from(parseHash(o.blockHash, 'blockHash').slice(2), 'hex'));
         if (h === undefined) throw ServerError(`header for hash not found`);
         return h;
       }
       return this.resolveTag(o.blockNumber, forState);
     }
     const n = Number(parseQty(tag, 'block number'));
-    if (n > this.latest) {
-      if (forState) throw ServerError(`header not found: block ${n} is beyond the current head ${this.latest}`);
+    const latest = await this.latest();
+    if (n > latest) {
+      if (forState) throw ServerError(`header not found: block ${n} is beyond the current head ${latest}`);
       return undefined;
     }
     return n;
@@ -137,7 +139,7 @@ export class Backend {
 
   async gasLimit(): Promise<bigint> {
     if (this.blockGasLimit === undefined) {
-      const maxGas = this.engine.params.block.maxGas;
+      const maxGas = await this.source.blockMaxGas();
       if (maxGas > 0) this.blockGasLimit = BigInt(maxGas);
       else {
         const p = (await this.app.runQuery('/chain.evm.v1.Query/Params', {})).params as { block_gas_limit?: bigint | number | string };
@@ -150,7 +152,7 @@ export class Backend {
   async blockByHeight(height: number): Promise<EthBlock | undefined> {
     const c = this.cache.get(height);
     if (c) return c;
-    const [b, r] = await Promise.all([this.engine.blocks.block(height), this.engine.blocks.results(height)]);
+    const [b, r] = await Promise.all([this.source.block(height), this.source.results(height)]);
     if (!b || !r) return undefined;
     const eb = await this.build(b, r);
     this.cache.set(height, eb);
@@ -159,7 +161,7 @@ export class Backend {
   }
 
   async blockByHash(hash: unknown): Promise<EthBlock | undefined> {
-    const h = await this.engine.blocks.heightByHash(Buffer.from(parseHash(hash, 'block hash').slice(2), 'hex'));
+    const h = await this.source.heightByHash(Buffer.from(parseHash(hash, 'block hash').slice(2), 'hex'));
     return h === undefined ? undefined : this.blockByHeight(h);
   }
 
@@ -241,7 +243,7 @@ export class Backend {
   /** A committed Ethereum tx by its hash, through the tx index event `ethereum_tx.ethereumTxHash`. */
   async txByHash(hash: unknown): Promise<{ block: EthBlock; tx: EthTxInfo } | undefined> {
     const h = parseHash(hash, 'transaction hash');
-    const found = await this.engine.indexer.search(parseQuery(`ethereum_tx.ethereumTxHash='${h}'`), { page: 1, perPage: 1, orderDesc: false });
+    const found = await this.source.searchTxs(`ethereum_tx.ethereumTxHash='${h}'`, { page: 1, perPage: 1, orderDesc: false });
     const ref = found.txs[0];
     if (!ref) return undefined;
     const block = await this.blockByHeight(ref.height);
@@ -250,10 +252,10 @@ export class Backend {
   }
 
   /** Ethereum txs waiting in the mempool, in arrival order. */
-  pendingTxs(): EthTx[] {
+  async pendingTxs(): Promise<EthTx[]> {
     const out: EthTx[] = [];
-    for (const m of this.engine.mempool.list()) {
-      const t = this.ethTxsOf(m.raw);
+    for (const raw of await this.source.pendingTxs()) {
+      const t = this.ethTxsOf(raw);
       out.push(...t);
     }
     return out;

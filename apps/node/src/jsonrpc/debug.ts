@@ -100,7 +100,7 @@ function rpcError(e: unknown): Error {
 
 /** The committed block `height` as a replay request (the header fields the execution read, its txs). */
 async function replayRequest(b: Backend, height: number): Promise<ReplayBlockRequest> {
-  const sb = await b.engine.blocks.block(height);
+  const sb = await b.source.block(height);
   if (!sb) throw ServerError(`block #${height} not found`);
   const h = sb.block.header;
   return { height, time: fromTimestamp(h.time), proposer: h.proposerAddress, txs: sb.block.data.txs };

@@ -68,7 +68,7 @@ async function blockAt(b: Backend, tag: unknown): Promise<EthBlock | undefined> 
 
 async function pendingNonce(b: Backend, address: string, latest: bigint): Promise<bigint> {
   let n = latest;
-  for (const t of b.pendingTxs()) if (hex(t.sender) === address && t.nonce >= n) n = t.nonce + 1n;
+  for (const t of await b.pendingTxs()) if (hex(t.sender) === address && t.nonce >= n) n = t.nonce + 1n;
   return n;
 }
 
@@ -78,7 +78,7 @@ async function pendingNonce(b: Backend, address: string, latest: bigint): Promis
  */
 export const ethMethods: Record<string, Handler> = {
   eth_chainId: (_p, { backend }) => qty(backend.chainId),
-  eth_blockNumber: (_p, { backend }) => qty(backend.latest),
+  eth_blockNumber: async (_p, { backend }) => qty(await backend.latest()),
   eth_syncing: () => false,
   eth_accounts: () => [],
   eth_mining: () => false,
@@ -139,7 +139,7 @@ export const ethMethods: Record<string, Handler> = {
         return qty(tips[tips.length - 1]!.tip);
       }));
     }
-    const next = last === backend.latest ? (await fees(backend)).baseFee : (await backend.blockByHeight(last + 1))?.baseFee ?? 0n;
+    const next = last === await backend.latest() ? (await fees(backend)).baseFee : (await backend.blockByHeight(last + 1))?.baseFee ?? 0n;
     baseFees.push(qty(next));
     const out: Record<string, unknown> = { oldestBlock: qty(first), baseFeePerGas: baseFees, gasUsedRatio: ratios };
     if (pcts.length > 0) out.reward = rewards;
@@ -170,7 +170,7 @@ export const ethMethods: Record<string, Handler> = {
     }
     let res;
     try {
-      res = await backend.engine.checkTx(wrapped.tx);
+      res = await backend.source.broadcastSync(wrapped.tx);
     } catch (e) {
       if (e instanceof MempoolError && e.kind === 'in-cache') throw ServerError('already known');
       throw ServerError((e as Error).message);
@@ -182,7 +182,7 @@ export const ethMethods: Record<string, Handler> = {
     const found = await backend.txByHash(hash);
     if (found) return formatTx(found.tx.tx, found.tx);
     const h = String(hash).toLowerCase();
-    const pending = backend.pendingTxs().find((t) => t.hashHex === h);
+    const pending = (await backend.pendingTxs()).find((t) => t.hashHex === h);
     return pending ? formatTx(pending, undefined) : null;
   },
   eth_getTransactionReceipt: async ([hash], { backend }) => {

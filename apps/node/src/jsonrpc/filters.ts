@@ -46,9 +46,9 @@ export class FilterManager {
   constructor(private readonly backend: Backend, private readonly opts: FilterOptions) {
     this.timer = setInterval(() => this.sweep(), Math.max(20, Math.min(30_000, opts.timeoutMs / 2)));
     this.timer.unref();
-    this.offMempool = backend.engine.mempool.onAdd((tx) => {
+    this.offMempool = backend.source.onPendingTx((raw) => {
       if (this.pendingCount === 0) return;
-      const hashes = backend.ethTxsOf(tx.raw).map((t) => t.hashHex);
+      const hashes = backend.ethTxsOf(raw).map((t) => t.hashHex);
       if (hashes.length === 0) return;
       for (const f of this.filters.values()) {
         if (f.kind !== 'pending') continue;
@@ -79,23 +79,24 @@ export class FilterManager {
     return true;
   }
 
-  private add(client: string, kind: Filter['kind'], extra: Partial<Filter> = {}): string {
+  private async add(client: string, kind: Filter['kind'], extra: Partial<Filter> = {}): Promise<string> {
+    const latest = await this.backend.latest();
     let n = 0;
     for (const f of this.filters.values()) if (f.client === client) n++;
     if (n >= this.opts.capPerClient) throw ServerError(`error creating filter: max limit reached (${this.opts.capPerClient} filters per client)`);
     const id = newId();
-    this.filters.set(id, { id, kind, client, lastPoll: Date.now(), lastHeight: this.backend.latest, pending: [], ...extra });
+    this.filters.set(id, { id, kind, client, lastPoll: Date.now(), lastHeight: latest, pending: [], ...extra });
     if (kind === 'pending') this.pendingCount++;
     return id;
   }
 
-  newLogFilter(client: string, raw: Record<string, unknown>): string {
+  newLogFilter(client: string, raw: Record<string, unknown>): Promise<string> {
     if (raw.blockHash !== undefined) throw InvalidParams('blockHash is not supported by eth_newFilter');
     return this.add(client, 'logs', { criteria: parseCriteria(raw), raw, fromTag: raw.fromBlock, toTag: raw.toBlock });
   }
 
-  newBlockFilter(client: string): string { return this.add(client, 'blocks'); }
-  newPendingFilter(client: string): string { return this.add(client, 'pending'); }
+  newBlockFilter(client: string): Promise<string> { return this.add(client, 'blocks'); }
+  newPendingFilter(client: string): Promise<string> { return this.add(client, 'pending'); }
 
   uninstall(id: unknown): boolean {
     return typeof id === 'string' && this.remove(id.toLowerCase());
@@ -116,7 +117,7 @@ export class FilterManager {
       f.pending = [];
       return out;
     }
-    const head = this.backend.latest;
+    const head = await this.backend.latest();
     const from = Math.max(f.lastHeight + 1, head - this.opts.blockRangeCap + 1);
     if (from > head) return [];
     f.lastHeight = head;

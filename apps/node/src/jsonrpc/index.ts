@@ -1,8 +1,7 @@
 /** Ethereum JSON-RPC: settings from `[json-rpc]` and the server start for the node. */
 import type { App } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
-import type { Engine } from '@chain/consensus';
-import type { EventBus } from '@chain/events';
+import type { ConsensusSource } from '../consensus-source.js';
 import type { AppToml } from '../config/config.js';
 import { parseDurationMs, parseListenAddress } from '../config/config.js';
 import { Backend } from './backend.js';
@@ -50,8 +49,7 @@ export function minGasPriceWei(minGasPrices: string, denom = 'achain'): bigint {
 export interface StartJsonRpcOptions {
   readonly app: App;
   readonly registry: ProtoRegistry;
-  readonly engine: Engine;
-  readonly bus: EventBus;
+  readonly source: ConsensusSource;
   readonly appToml: AppToml;
   readonly version: string;
   readonly log: { info(m: string): void; warn(m: string): void; error(m: string, ctx?: Record<string, unknown>): void };
@@ -62,10 +60,10 @@ export async function startJsonRpc(o: StartJsonRpcOptions): Promise<JsonRpcServe
   const settings = jsonRpcSettings(o.appToml, o.version);
   for (const ns of settings.namespaces) if (!ALL_NAMESPACES.includes(ns)) o.log.warn(`[json-rpc] invalid namespace value ${JSON.stringify(ns)}; ignored`);
   for (const ns of ['personal', 'miner']) if (settings.namespaces.has(ns)) o.log.warn(`[json-rpc] namespace ${ns} has no methods in this node yet`);
-  const backend = new Backend({ engine: o.engine, app: o.app, registry: o.registry, minGasPrice: minGasPriceWei(o.appToml['minimum-gas-prices']) });
+  const backend = new Backend({ source: o.source, app: o.app, registry: o.registry, minGasPrice: minGasPriceWei(o.appToml['minimum-gas-prices']) });
   const j = o.appToml['json-rpc'];
   return startJsonRpcServer({
-    backend, bus: o.bus, settings, log: o.log,
+    backend, settings, log: o.log,
     http: parseListenAddress(j.address),
     ws: j['ws-address'] ? parseListenAddress(j['ws-address']) : undefined,
     wsMaxBufferedBytes: o.wsMaxBufferedBytes,

@@ -30,14 +30,14 @@ function grouped(txs: EthTx[], f: (t: EthTx) => unknown): Record<string, Record<
 
 /** Every mempool tx has passed CheckTx with the exact next nonce, so all are `pending`; none are `queued`. */
 export const txpoolMethods: Record<string, Handler> = {
-  txpool_status: (_p, { backend }) => ({ pending: qty(backend.pendingTxs().length), queued: '0x0' }),
-  txpool_content: (_p, { backend }) => ({ pending: grouped(backend.pendingTxs(), (t) => formatTx(t, undefined)), queued: {} }),
-  txpool_contentFrom: ([addr], { backend }) => {
+  txpool_status: async (_p, { backend }) => ({ pending: qty((await backend.pendingTxs()).length), queued: '0x0' }),
+  txpool_content: async (_p, { backend }) => ({ pending: grouped(await backend.pendingTxs(), (t) => formatTx(t, undefined)), queued: {} }),
+  txpool_contentFrom: async ([addr], { backend }) => {
     const a = String(addr).toLowerCase();
-    return { pending: grouped(backend.pendingTxs(), (t) => formatTx(t, undefined))[a] ?? {}, queued: {} };
+    return { pending: grouped(await backend.pendingTxs(), (t) => formatTx(t, undefined))[a] ?? {}, queued: {} };
   },
-  txpool_inspect: (_p, { backend }) => ({
-    pending: grouped(backend.pendingTxs(), (t) =>
+  txpool_inspect: async (_p, { backend }) => ({
+    pending: grouped(await backend.pendingTxs(), (t) =>
       `${t.to ? hex(t.to) : 'contract creation'}: ${t.value} wei + ${t.gasLimit} gas × ${t.gasFeeCap} wei`),
     queued: {},
   }),

@@ -10,7 +10,6 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
-import type { EventBus } from '@chain/events';
 import type { Backend } from './backend.js';
 import { debugMethods } from './debug.js';
 import { ethMethods } from './eth.js';
@@ -31,7 +30,6 @@ export interface JsonRpcServer {
 
 export interface JsonRpcServerOptions {
   readonly backend: Backend;
-  readonly bus: EventBus;
   readonly settings: JsonRpcSettings;
   readonly http: { host: string; port: number };
   readonly ws?: { host: string; port: number };
@@ -62,7 +60,7 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
   const filters = new FilterManager(backend, {
     capPerClient: settings.filterCap, timeoutMs: settings.filterTimeoutMs, blockRangeCap: settings.blockRangeCap, logsCap: settings.logsCap,
   });
-  const hub = new SubscriptionHub(backend, opts.bus, settings.maxSubscriptionsPerConnection, (m) => log.error(m));
+  const hub = new SubscriptionHub(backend, settings.maxSubscriptionsPerConnection, (m) => log.error(m));
 
   /** One request object → its response (undefined for a notification). */
   async function one(req: unknown, base: Omit<RpcContext, 'backend' | 'settings' | 'filters' | 'hub'>): Promise<Record<string, unknown> | undefined> {

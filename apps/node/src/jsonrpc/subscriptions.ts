@@ -1,14 +1,12 @@
 /**
  * eth_subscribe / eth_unsubscribe over websocket: newHeads, logs (address / topics), newPendingTransactions
- * (from the mempool, at admission), syncing (one `false`). The hub holds one in-process bus subscription to
- * `NewBlock` and one mempool listener, and fans out to connections. A notification is never sent before the
+ * (from the mempool, at admission), syncing (one `false`). The hub holds one consensus-source listener for
+ * new blocks (`onNewBlock`) and one mempool listener (`onPendingTx`), and fans out to connections. A notification is never sent before the
  * subscribe reply (the subscription is activated after the reply is written). One notification per log.
  * A connection whose unsent bytes exceed `maxBufferedBytes` (a subscriber that does not read) is
  * terminated; others are not affected, and block production never waits for a subscriber.
  */
 import type { WebSocket } from 'ws';
-import type { EventBus } from '@chain/events';
-import { parseQuery } from '@chain/events';
 import type { Backend } from './backend.js';
 import { blockLogs, formatHeader, formatTx, parseCriteria } from './format.js';
 import type { LogCriteria } from './format.js';
@@ -59,36 +57,35 @@ export class WsConnection {
 export class SubscriptionHub {
   private readonly conns = new Set<WsConnection>();
   private readonly offMempool: () => void;
+  private offBlocks: (() => void) | undefined;
+  private blockQueue: Promise<void> = Promise.resolve();
   private stopped = false;
 
-  constructor(private readonly backend: Backend, bus: EventBus, private readonly maxPerConnection: number, private readonly log: (m: string) => void) {
-    this.offMempool = backend.engine.mempool.onAdd((tx) => {
+  constructor(private readonly backend: Backend, private readonly maxPerConnection: number, private readonly log: (m: string) => void) {
+    this.offMempool = backend.source.onPendingTx((raw) => {
       if (!this.has('newPendingTransactions')) return;
-      const txs = backend.ethTxsOf(tx.raw);
+      const txs = backend.ethTxsOf(raw);
       for (const c of this.conns) for (const s of c.subs.values()) {
         if (s.kind === 'newPendingTransactions') for (const t of txs) c.notify(s, s.fullTx ? formatTx(t, undefined) : t.hashHex);
       }
     });
-    let sub;
     try {
-      sub = bus.subscribe('eth-jsonrpc', parseQuery("tm.event='NewBlock'"), { bufferSize: 10_000 });
+      this.offBlocks = backend.source.onNewBlock((height) => {
+        if (this.stopped) return;
+        if (!this.has('newHeads') && !this.has('logs')) return;
+        // blocks are handled in height order (one at a time), as the bus delivered them
+        this.blockQueue = this.blockQueue.then(async () => {
+          try {
+            const b = await this.backend.blockByHeight(height);
+            if (b && !this.stopped) this.onBlock(b);
+          } catch (e) {
+            this.log(`newHeads: ${(e as Error).message}`);
+          }
+        });
+      });
     } catch (e) {
       this.log(`eth_subscribe newHeads/logs unavailable: ${(e as Error).message}`);
-      return;
     }
-    void (async () => {
-      for await (const msg of sub) {
-        if (this.stopped) break;
-        const height = (msg.data as { block: { header: { height: number } } }).block.header.height;
-        if (!this.has('newHeads') && !this.has('logs')) continue;
-        try {
-          const b = await this.backend.blockByHeight(height);
-          if (b) this.onBlock(b);
-        } catch (e) {
-          this.log(`newHeads: ${(e as Error).message}`);
-        }
-      }
-    })();
   }
 
   private has(kind: Sub['kind']): boolean {
@@ -128,6 +125,7 @@ export class SubscriptionHub {
   close(): void {
     this.stopped = true;
     this.offMempool();
+    this.offBlocks?.();
     this.conns.clear();
   }
 }

@@ -50,7 +50,7 @@ async function readText(ctx: Koa.Context, limit: number): Promise<string> {
   throw statusError(GrpcCode.INVALID_ARGUMENT, 'http: request body too large');
 }
 
-export async function startRestServer(o: { node: Node; host: string; port: number; log: Logger }): Promise<RestServer> {
+export async function startRestServer(o: { node: Pick<Node, 'app' | 'config'>; host: string; port: number; log: Logger }): Promise<RestServer> {
   const { node, log } = o;
   const api = node.config.app.api;
   const registry = node.app.registry;

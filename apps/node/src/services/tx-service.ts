@@ -4,7 +4,6 @@
  */
 import type { App, QueryServer } from '@chain/app';
 import { MAX_PAGE_LIMIT } from '@chain/app';
-import type { Engine } from '@chain/consensus';
 import { MempoolError } from '@chain/consensus';
 import { parseQuery, QueryParseError } from '@chain/events';
 import { fromHex, toHex, sha256 } from '@chain/crypto';
@@ -12,7 +11,8 @@ import { statusError, GrpcCode } from '@chain/errors';
 import type { ProtoObject, chain_base_abci_v1beta1, chain_base_query_v1beta1 } from '@chain/codec';
 import { chain_tx_v1beta1 } from '@chain/tx';
 import { broadcastResponse, checkTxResponse, deliverTxResponse, txResponse } from './tx-response.js';
-import { checkTxAsync, MEMPOOL_ERROR_CODES } from './broadcast.js';
+import { MEMPOOL_ERROR_CODES } from './broadcast.js';
+import type { ConsensusSource } from '../consensus-source.js';
 
 /** One `events` entry of the pre-0.50 API: `{eventType}.{eventAttribute}{op}{value}` (SDK EventRegex, relaxed for digits). */
 const EVENT_RE = /^[a-zA-Z_][a-zA-Z0-9_.-]*\.[a-zA-Z0-9_-]+(=|<=|>=|<|>)\S.*$/;
@@ -62,11 +62,11 @@ export const TxService = chain_tx_v1beta1.Service;
  */
 const asTxResponse = (o: ProtoObject): TxResponse => o as TxResponse;
 
-export function createTxService(app: App, engine: Engine, opts: { broadcastTimeoutMs: number }): QueryServer<chain_tx_v1beta1.ServiceMethods> {
+export function createTxService(app: App, source: ConsensusSource, opts: { broadcastTimeoutMs: number }): QueryServer<chain_tx_v1beta1.ServiceMethods> {
   const loadTx = async (hash: Uint8Array) => {
-    const ref = hash.length === 32 ? await engine.indexer.byHash(hash) : undefined;
+    const ref = hash.length === 32 ? await source.txByHash(hash) : undefined;
     if (!ref) return undefined;
-    const [block, results] = await Promise.all([engine.blocks.block(ref.height), engine.blocks.results(ref.height)]);
+    const [block, results] = await Promise.all([source.block(ref.height), source.results(ref.height)]);
     const raw = block?.block.data.txs[ref.index];
     const result = results?.txResults[ref.index];
     if (!block || !raw || !result) return undefined;
@@ -125,20 +125,29 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
       const mempoolRejection = (e: MempoolError) => ({ tx_response: asTxResponse(broadcastResponse(hash, { code: MEMPOOL_ERROR_CODES[e.kind], codespace: 'sdk', log: e.message })) });
       if (mode === BroadcastMode.BROADCAST_MODE_ASYNC) {
         // ASYNC: the mempool pre-checks only; CheckTx runs in the background
-        const rejected = await checkTxAsync(engine, raw);
+        const rejected = await source.broadcastAsync(raw);
         if (rejected) return mempoolRejection(rejected);
         return { tx_response: asTxResponse(broadcastResponse(hash, { code: 0, codespace: '', log: '' })) };
       }
-      let res;
+      if (mode === BroadcastMode.BROADCAST_MODE_SYNC) {
+        let res;
+        try {
+          res = await source.broadcastSync(raw);
+        } catch (e) {
+          if (e instanceof MempoolError) return mempoolRejection(e);
+          throw e;
+        }
+        return { tx_response: asTxResponse(broadcastResponse(hash, res)) };
+      }
+      let out;
       try {
-        res = await engine.checkTx(raw);
+        out = await source.broadcastCommit(raw, opts.broadcastTimeoutMs);
       } catch (e) {
         if (e instanceof MempoolError) return mempoolRejection(e);
         throw e;
       }
-      if (mode === BroadcastMode.BROADCAST_MODE_SYNC) return { tx_response: asTxResponse(broadcastResponse(hash, res)) };
-      if (res.code !== 0) return { tx_response: asTxResponse(checkTxResponse(hash, res)) };
-      const inc = await engine.waitForTx(hash, opts.broadcastTimeoutMs);
+      if (out.check.code !== 0) return { tx_response: asTxResponse(checkTxResponse(hash, out.check)) };
+      const inc = out.included;
       if (!inc) throw statusError(GrpcCode.DEADLINE_EXCEEDED, 'timed out waiting for tx to be included in a block');
       return { tx_response: asTxResponse(deliverTxResponse(raw, inc.height, inc.result)) };
     },
@@ -156,9 +165,9 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
         q = events.join(' AND ');
       }
       if (q.length > MAX_QUERY_LENGTH) throw statusError(GrpcCode.INVALID_ARGUMENT, `maximum query length exceeded (${q.length} > ${MAX_QUERY_LENGTH})`);
-      let query;
+      const canonical = canonicalizeQuery(app, q);
       try {
-        query = parseQuery(canonicalizeQuery(app, q));
+        parseQuery(canonical);
       } catch (e) {
         if (e instanceof QueryParseError) throw statusError(GrpcCode.INVALID_ARGUMENT, `failed to parse query: ${e.message}`);
         throw e;
@@ -178,16 +187,16 @@ export function createTxService(app: App, engine: Engine, opts: { broadcastTimeo
       if (!Number.isSafeInteger(offset)) throw statusError(GrpcCode.INVALID_ARGUMENT, `page out of range: ${req.page}`);
       const orderDesc = req.order_by === OrderBy.ORDER_BY_DESC;
       // the indexer pages by page number; an offset that is not a multiple of the limit spans two pages
-      const first = await engine.indexer.search(query, { page: Math.floor(offset / limit) + 1, perPage: limit, orderDesc });
+      const first = await source.searchTxs(canonical, { page: Math.floor(offset / limit) + 1, perPage: limit, orderDesc });
       let refs = first.txs.slice(offset % limit);
       if (offset % limit !== 0 && refs.length < limit && offset + refs.length < first.total) {
-        const second = await engine.indexer.search(query, { page: Math.floor(offset / limit) + 2, perPage: limit, orderDesc });
+        const second = await source.searchTxs(canonical, { page: Math.floor(offset / limit) + 2, perPage: limit, orderDesc });
         refs = refs.concat(second.txs).slice(0, limit);
       }
       const txs: Tx[] = [];
       const responses: TxResponse[] = [];
       for (const ref of refs) {
-        const [block, results] = await Promise.all([engine.blocks.block(ref.height), engine.blocks.results(ref.height)]);
+        const [block, results] = await Promise.all([source.block(ref.height), source.results(ref.height)]);
         const raw = block?.block.data.txs[ref.index];
         const result = results?.txResults[ref.index];
         if (!block || !raw || !result) continue;

@@ -1,0 +1,219 @@
+/**
+ * The node in CometBFT mode (`chaind start --consensus cometbft`): the same app (`createChainApp`) served over
+ * ABCI (`@chain/abci-server`) to a real CometBFT v0.38 node, which this process spawns with its home under
+ * `HOME/cometbft` (or, with `--cometbft.rpc`, one started separately that dials `--abci.laddr`).
+ *
+ * CometBFT owns consensus, the mempool, the block store, the tx index and the RPC/websocket (on the node's
+ * `rpc.laddr`). This process serves the REST gateway and gRPC: state queries read the app directly; the tx
+ * service (`cosmos.tx.v1beta1.Service`: simulate, broadcast, tx lookup and search), the node-info/blocks
+ * service (`cosmos.base.tendermint.v1beta1.Service`) and the Ethereum JSON-RPC read blocks, results, the tx
+ * index and events from CometBFT's RPC and broadcast through it, via the consensus source `CometSource`
+ * (consensus-source.ts), as they read the embedded engine through `EmbeddedSource` in the default mode.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { App } from '@chain/app';
+import { AbciServer } from '@chain/abci-server';
+import { ensureCometbft } from '@chain/cometbft';
+import { CommitStore } from '@chain/store';
+import type { NodeConfig } from './config/config.js';
+import { parseDurationMs, parseListenAddress } from './config/config.js';
+import { readGenesis } from './config/init.js';
+import { createChainApp } from './app.js';
+import type { ChainApp } from './app.js';
+import { startRestServer } from './rest/server.js';
+import type { RestServer } from './rest/server.js';
+import { startGrpcServer } from './grpc/server.js';
+import type { GrpcServer } from './grpc/server.js';
+import { createLogger } from './logger.js';
+import type { Logger } from './logger.js';
+import type { NodeOptions } from './node.js';
+import { CometSource } from './consensus-source.js';
+import { createTxService, TxService } from './services/tx-service.js';
+import { createConsensusService, ConsensusService } from './services/consensus-service.js';
+import { startJsonRpc } from './jsonrpc/index.js';
+import type { JsonRpcServer } from './jsonrpc/index.js';
+import { BECH32_PREFIX } from './config/init.js';
+import { VERSION } from './app.js';
+
+export interface CometNodeOptions extends NodeOptions {
+  /** called when the spawned CometBFT exits on its own (the node cannot go on without consensus) */
+  readonly onCometExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+/** `HOME/cometbft`: CometBFT's home in this mode. */
+export function cometHome(home: string): string {
+  return join(home, 'cometbft');
+}
+
+/**
+ * Creates (first start) or refreshes CometBFT's home: `cometbft init` for its config and node key, then the
+ * chain's genesis.json (already a CometBFT genesis doc) and the validator key (already CometBFT's
+ * priv_validator_key.json format), and the node's consensus settings in its config.toml.
+ */
+export function prepareCometHome(bin: string, config: NodeConfig): string {
+  const dir = cometHome(config.home);
+  const cfgDir = join(dir, 'config');
+  if (!existsSync(join(cfgDir, 'config.toml'))) {
+    const r = spawnSync(bin, ['init', '--home', dir], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`cometbft init --home ${dir} failed: ${r.stderr || r.stdout}`);
+  }
+  copyFileSync(join(config.home, 'config', 'genesis.json'), join(cfgDir, 'genesis.json'));
+  copyFileSync(join(config.home, 'config', 'priv_validator_key.json'), join(cfgDir, 'priv_validator_key.json'));
+  const tomlPath = join(cfgDir, 'config.toml');
+  let toml = readFileSync(tomlPath, 'utf8');
+  const set = (section: string, key: string, value: string): void => {
+    // replace `key = ...` inside [section] (the first occurrence after the section header)
+    const head = section ? toml.indexOf(`[${section}]`) : 0;
+    if (head < 0) throw new Error(`cometbft config.toml has no [${section}]`);
+    const re = new RegExp(`^${key} = .*$`, 'm');
+    const tail = toml.slice(head);
+    const m = re.exec(tail);
+    if (!m) throw new Error(`cometbft config.toml has no ${key} in [${section}]`);
+    toml = toml.slice(0, head) + tail.slice(0, m.index) + `${key} = ${value}` + tail.slice(m.index + m[0].length);
+  };
+  set('consensus', 'timeout_commit', JSON.stringify(config.config.consensus.timeout_commit));
+  set('', 'moniker', JSON.stringify(config.config.moniker));
+  set('rpc', 'max_body_bytes', String(config.config.rpc.max_body_bytes));
+  set('rpc', 'timeout_broadcast_tx_commit', JSON.stringify(config.config.rpc.timeout_broadcast_tx_commit));
+  set('mempool', 'size', String(config.config.mempool.size));
+  set('mempool', 'max_tx_bytes', String(config.config.mempool.max_tx_bytes));
+  writeFileSync(tomlPath, toml);
+  return dir;
+}
+
+/** The CometBFT RPC URL of a node config (spawned: the node's rpc.laddr; external: `--cometbft.rpc`). */
+export function cometRpcUrlOf(config: NodeConfig): string {
+  const ext = config.config.cometbft.rpc;
+  if (ext) return ext.replace(/\/$/, '');
+  const a = parseListenAddress(config.config.rpc.laddr);
+  return `http://${a.host === '0.0.0.0' ? '127.0.0.1' : a.host}:${a.port}`;
+}
+
+export class CometNode {
+  abci?: AbciServer;
+  rest?: RestServer;
+  grpc?: GrpcServer;
+  jsonRpc?: JsonRpcServer;
+  comet?: ChildProcess;
+  /** the CometBFT RPC URL (spawned: the node's rpc.laddr; external: `--cometbft.rpc`) */
+  readonly cometRpcUrl: string;
+  private stopping = false;
+
+  private constructor(
+    readonly config: NodeConfig,
+    readonly store: CommitStore,
+    readonly parts: ChainApp,
+    readonly log: Logger,
+    private readonly opts: CometNodeOptions,
+    /** what the tx service, the node-info/blocks service and the Ethereum JSON-RPC read consensus through */
+    readonly source: CometSource,
+  ) {
+    this.cometRpcUrl = source.rpcUrl;
+  }
+
+  get app(): App { return this.parts.app; }
+  get chainId(): string { return this.parts.app.chainId; }
+
+  static async create(config: NodeConfig, log: Logger = createLogger('info'), opts: CometNodeOptions = {}): Promise<CometNode> {
+    const genesis = readGenesis(config.home);
+    const dataDir = join(config.home, 'data');
+    mkdirSync(dataDir, { recursive: true });
+    const store = await CommitStore.open(join(dataDir, 'chain.db'));
+    try {
+      const jsonRpc = config.app['json-rpc'];
+      const parts = createChainApp({
+        store,
+        chainId: genesis.chain_id,
+        minGasPrices: config.app['minimum-gas-prices'],
+        evmGasCap: BigInt(jsonRpc['gas-cap']),
+        evmQueryTimeoutMs: parseDurationMs(jsonRpc['evm-timeout']),
+        homeDir: config.home,
+        skipUpgradeHeights: opts.skipUpgradeHeights ?? [],
+        upgradeLogger: log.child('upgrade'),
+      });
+      const source = new CometSource({
+        rpcUrl: cometRpcUrlOf(config), chainId: genesis.chain_id, log: (m) => log.warn(m), appHeight: () => parts.app.lastHeight,
+      });
+      parts.app.router.registerQueryService(TxService, createTxService(parts.app, source, {
+        broadcastTimeoutMs: parseDurationMs(config.config.rpc.timeout_broadcast_tx_commit),
+      }));
+      parts.app.router.registerQueryService(ConsensusService, createConsensusService(parts.app, source, VERSION, BECH32_PREFIX));
+      return new CometNode(config, store, parts, log, opts, source);
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+  }
+
+  /** Starts the ABCI server, then CometBFT (unless external), then REST and gRPC. */
+  async start(): Promise<void> {
+    const abciLog = this.log.child('abci');
+    this.abci = await AbciServer.listen({ app: this.app, address: this.config.config.abci.laddr, log: abciLog });
+    if (!this.config.config.cometbft.rpc) {
+      const bin = await ensureCometbft({ log: (l) => this.log.info(l) });
+      const dir = prepareCometHome(bin, this.config);
+      const logFile = join(dir, 'cometbft.log');
+      const fd = openSync(logFile, 'a');
+      const args = [
+        'start', '--home', dir,
+        '--proxy_app', this.abci.address,
+        '--rpc.laddr', this.config.config.rpc.laddr,
+        '--p2p.laddr', this.config.config.p2p.laddr,
+      ];
+      const child = spawn(bin, args, { stdio: ['ignore', fd, fd] });
+      closeSync(fd);
+      this.comet = child;
+      child.on('exit', (code, signal) => {
+        if (this.stopping) return;
+        this.log.error(`CometBFT exited (code ${code}, signal ${signal}); see ${logFile}`);
+        this.opts.onCometExit?.(code, signal);
+      });
+      this.log.info(`CometBFT ${bin} started (pid ${child.pid}, home ${dir}, log ${logFile}); its RPC: ${this.cometRpcUrl}`);
+    } else {
+      this.log.info(`waiting for the CometBFT at ${this.cometRpcUrl} to connect to ABCI ${this.abci.address}`);
+    }
+    if (this.config.app.api.enable) {
+      const a = parseListenAddress(this.config.app.api.address);
+      this.rest = await startRestServer({ node: this, host: a.host, port: a.port, log: this.log.child('rest') });
+      this.log.info(`REST API listening on http://${a.host}:${this.rest.port}`);
+    }
+    if (this.config.app.grpc.enable) {
+      this.grpc = await startGrpcServer({ node: this, address: this.config.app.grpc.address, log: this.log.child('grpc') });
+      this.log.info(`gRPC server listening on ${this.config.app.grpc.address} (port ${this.grpc.port}, ${this.grpc.services.length} services)`);
+    }
+    const j = this.config.app['json-rpc'];
+    if (j.enable) {
+      const log = this.log.child('json-rpc');
+      try {
+        this.jsonRpc = await startJsonRpc({
+          app: this.app, registry: this.parts.registry, source: this.source, appToml: this.config.app, version: VERSION, log,
+        });
+        log.info(`Ethereum JSON-RPC listening on http://${j.address} (port ${this.jsonRpc.port}), websocket port ${this.jsonRpc.wsPort}, api ${j.api}`);
+      } catch (e) {
+        log.error(`Ethereum JSON-RPC not started: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  /** Stops CometBFT first (SIGTERM, it finishes its block and closes its connections), then the app's side. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const c = this.comet;
+    if (c && c.exitCode === null && c.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        c.kill('SIGTERM');
+        setTimeout(() => c.kill('SIGKILL'), 15_000).unref();
+      });
+    }
+    await this.jsonRpc?.close();
+    this.source.close();
+    await this.grpc?.close();
+    await this.rest?.close();
+    await this.abci?.close();
+    await this.store.close();
+  }
+}
