@@ -1,4 +1,4 @@
-/** `chaind`: init, start, dev. */
+/** `chaind`: init, start, dev, export, localnet. */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, parseSkipUpgradeHeights } from './cli.js';
@@ -8,6 +8,7 @@ import { Node, VERSION } from './node.js';
 import { CometNode } from './comet-node.js';
 import { createLogger } from './logger.js';
 import { exportGenesisDoc } from './export.js';
+import { runLocalnet, LOCALNET_USAGE } from './localnet.js';
 import { writeFileSync } from 'node:fs';
 import { DEV_MNEMONIC, fromBech32, toBech32 } from '@chain/crypto';
 
@@ -24,6 +25,7 @@ Usage:
                                         (stop the node first); a new home started from it continues
                                         at height N + 1
   chaind version
+${LOCALNET_USAGE}
 
 Consensus: --consensus embedded (default) | cometbft. cometbft: the app serves ABCI on --abci.laddr
 (default tcp://127.0.0.1:26658) and spawns CometBFT v0.38 (built with Go on first use, into
@@ -81,6 +83,9 @@ async function run(): Promise<void> {
       process.stdout.write(`initialized ${home} (chain id ${r.genesis.chain_id})\n`);
       return;
     }
+    case 'localnet':
+      await runLocalnet(args.positional[0], args.flags);
+      return;
     case 'export': {
       if (args.flags['for-zero-height'] !== undefined || args.flags['jail-allowed-addrs'] !== undefined) {
         throw new Error('export --for-zero-height / --jail-allowed-addrs (a zero-height restart) is not supported: the export continues the chain at height + 1');

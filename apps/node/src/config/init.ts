@@ -144,34 +144,64 @@ export function initHome(o: InitOptions): { genesis: GenesisDoc; validatorKey: P
   // the validator's operator: dev account 0 (coin type 60) in dev mode, otherwise a new key kept in the config
   // folder (the gentx-equivalent: an operator account, its self-delegation, the pool's balance)
   const operator = dev ? accounts[0]!.address : newOperatorAccount(dir);
-  const genesisAccounts = dev ? accounts.map((a) => a.address) : [operator];
-  const genesisTime = new Date().toISOString();
-  const moniker = o.moniker ?? 'node0';
+  const genesis = buildGenesis({
+    chainId: o.chainId ?? DEV_CHAIN_ID,
+    dev,
+    genesisTime: new Date().toISOString(),
+    accounts: dev ? accounts.map((a) => ({ address: a.address, balance: DEV_BALANCE })) : [{ address: operator }],
+    validators: [{ operator, key: valKey, moniker: o.moniker ?? 'node0' }],
+  });
+  writeFileSync(join(dir, 'genesis.json'), JSON.stringify(genesis, null, 2));
+  return { genesis, validatorKey: valKey };
+}
+
+export interface GenesisValidatorSpec {
+  /** the operator account (bech32), the delegator of the self-delegation */
+  readonly operator: string;
+  /** the node's consensus key */
+  readonly key: PrivValidatorKeyJSON;
+  readonly moniker: string;
+}
+
+/**
+ * A new chain's genesis document: the accounts (with a balance when given) and the validators, each gentx-style
+ * (unbonded, its self-delegation of GENESIS_SELF_DELEGATION in the not-bonded pool, so InitGenesis bonds them
+ * and returns the initial validator set). `chaind init`/`dev` write it with one validator, `chaind localnet`
+ * with N.
+ */
+export function buildGenesis(o: {
+  chainId: string; dev: boolean; genesisTime: string;
+  accounts: readonly { address: string; balance?: string }[];
+  validators: readonly GenesisValidatorSpec[];
+}): GenesisDoc {
+  const { dev, genesisTime } = o;
   const params = genesisParams(dev);
+  const power = String(BigInt(GENESIS_SELF_DELEGATION) / 10n ** 18n);
+  const pool = BigInt(GENESIS_SELF_DELEGATION) * BigInt(o.validators.length);
   const genesis: GenesisDoc = {
     genesis_time: genesisTime,
-    chain_id: o.chainId ?? DEV_CHAIN_ID,
+    chain_id: o.chainId,
     initial_height: '1',
     consensus_params: params.consensus,
-    validators: [{ address: valKey.address, pub_key: valKey.pub_key, power: String(BigInt(GENESIS_SELF_DELEGATION) / 10n ** 18n), name: moniker }],
+    validators: o.validators.map((v) => ({ address: v.key.address, pub_key: v.key.pub_key, power, name: v.moniker })),
     app_hash: '',
     app_state: {
       auth: {
         params: params.auth,
-        accounts: genesisAccounts.map((address, i) => ({ '@type': '/chain.auth.v1beta1.BaseAccount', address, pub_key: null, account_number: String(i), sequence: '0' })),
+        accounts: o.accounts.map(({ address }, i) => ({ '@type': '/chain.auth.v1beta1.BaseAccount', address, pub_key: null, account_number: String(i), sequence: '0' })),
       },
       bank: {
         params: { send_enabled: [], default_send_enabled: true },
         balances: [
-          ...accounts.map((a) => ({ address: a.address, coins: [{ denom: BASE_DENOM, amount: DEV_BALANCE }] })),
+          ...o.accounts.filter((a) => a.balance !== undefined).map((a) => ({ address: a.address, coins: [{ denom: BASE_DENOM, amount: a.balance! }] })),
           // the self-delegation sits in the not-bonded pool until InitGenesis bonds the validator
-          { address: toBech32(BECH32_PREFIX, moduleAddress('not_bonded_tokens_pool')), coins: [{ denom: BASE_DENOM, amount: GENESIS_SELF_DELEGATION }] },
+          { address: toBech32(BECH32_PREFIX, moduleAddress('not_bonded_tokens_pool')), coins: [{ denom: BASE_DENOM, amount: pool.toString() }] },
         ],
         supply: [],
         denom_metadata: [chainMetadata()],
         send_enabled: [],
       },
-      staking: stakingGenesis({ params: params.staking, operator, consensusPubKey: valKey.pub_key.value, moniker, genesisTime }),
+      staking: stakingGenesis({ params: params.staking, validators: o.validators.map((v) => ({ operator: v.operator, consensusPubKey: v.key.pub_key.value, moniker: v.moniker })), genesisTime }),
       distribution: {
         params: params.distribution,
         fee_pool: { community_pool: [] },
@@ -203,8 +233,7 @@ export function initHome(o: InitOptions): { genesis: GenesisDoc; validatorKey: P
       },
     },
   };
-  writeFileSync(join(dir, 'genesis.json'), JSON.stringify(genesis, null, 2));
-  return { genesis, validatorKey: valKey };
+  return genesis;
 }
 
 export function readGenesis(home: string): GenesisDoc {
@@ -231,7 +260,7 @@ function moduleAddress(name: string): Uint8Array {
 }
 
 /** A new secp256k1 operator key for a non-dev node, written to `config/operator_key.json`; returns its address. */
-function newOperatorAccount(dir: string): string {
+export function newOperatorAccount(dir: string): string {
   const priv = randomBytes(32);
   const address = toBech32(BECH32_PREFIX, secp256k1Address(secp256k1PublicKey(priv)));
   writeFileSync(join(dir, 'operator_key.json'), JSON.stringify({ address, key_type: 'secp256k1', private_key: toHex(priv) }, null, 2), { mode: 0o600 });
@@ -243,22 +272,21 @@ function newOperatorAccount(dir: string): string {
  * self-delegation in the not-bonded pool, so InitGenesis bonds it as a gentx would (pool move, hooks:
  * distribution records, slashing signing info) and returns it as the initial validator set.
  */
-function stakingGenesis(o: { params: Record<string, unknown>; operator: string; consensusPubKey: string; moniker: string; genesisTime: string }): Record<string, unknown> {
-  const operatorBytes = fromBech32Data(o.operator);
-  const valoper = toBech32(BECH32_PREFIX + 'valoper', operatorBytes);
+function stakingGenesis(o: { params: Record<string, unknown>; validators: readonly { operator: string; consensusPubKey: string; moniker: string }[]; genesisTime: string }): Record<string, unknown> {
   const shares = `${GENESIS_SELF_DELEGATION}.000000000000000000`;
+  const vals = o.validators.map((v) => ({ ...v, valoper: toBech32(BECH32_PREFIX + 'valoper', fromBech32Data(v.operator)) }));
   return {
     params: o.params,
     last_total_power: '0',
     last_validator_powers: [],
-    validators: [{
-      operator_address: valoper,
-      consensus_pubkey: { '@type': '/chain.crypto.ed25519.PubKey', key: o.consensusPubKey },
+    validators: vals.map((v) => ({
+      operator_address: v.valoper,
+      consensus_pubkey: { '@type': '/chain.crypto.ed25519.PubKey', key: v.consensusPubKey },
       jailed: false,
       status: 'BOND_STATUS_UNBONDED',
       tokens: GENESIS_SELF_DELEGATION,
       delegator_shares: shares,
-      description: { moniker: o.moniker, identity: '', website: '', security_contact: '', details: '' },
+      description: { moniker: v.moniker, identity: '', website: '', security_contact: '', details: '' },
       unbonding_height: '0',
       unbonding_time: '1970-01-01T00:00:00Z',
       commission: {
@@ -266,8 +294,8 @@ function stakingGenesis(o: { params: Record<string, unknown>; operator: string; 
         update_time: o.genesisTime,
       },
       min_self_delegation: '1',
-    }],
-    delegations: [{ delegator_address: o.operator, validator_address: valoper, shares }],
+    })),
+    delegations: vals.map((v) => ({ delegator_address: v.operator, validator_address: v.valoper, shares })),
     unbonding_delegations: [],
     redelegations: [],
     exported: false,
