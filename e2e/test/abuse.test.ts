@@ -112,7 +112,7 @@ describe('e2e: abuse — bad input on every surface gets a defined error; the no
     const cases = restCases(rng, routes, { address: sender, latest: lastHeight }, 1100);
     await pool(cases, CONCURRENCY, async (c) => {
       const a = Buffer.isBuffer(c.req) ? await rawExchange(port.rest, c.req) : await http(port.rest, c.req);
-      judge('rest', c.what, checkRest(a, c.expect), shown(a), a.status !== 200);
+      judge('rest', c.what, checkRest(a, { ...c.expect, echo: c.what }), shown(a), a.status !== 200);
     });
     expectNoFailures();
     await healthy('after REST');

@@ -1,6 +1,6 @@
 /**
  * The consensus source in CometBFT mode, against a real CometBFT v0.38 (`chaind start --consensus cometbft`):
- *  - `CometSource` (apps/node/src/consensus-source.ts) read directly: its decoded blocks, results, commits,
+ *  - `CometSource` (packages/server/src/consensus-source.ts) read directly: its decoded blocks, results, commits,
  *    validators, tx lookups, searches (paged), broadcasts and NewBlock events are checked against CometBFT's
  *    own RPC JSON;
  *  - the surfaces that read it in this mode: the REST tx service (broadcast SYNC / BLOCK / ASYNC, GetTx, tx

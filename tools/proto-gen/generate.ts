@@ -54,7 +54,7 @@ export const FIXED_UNITS: readonly Unit[] = [
   // not generated yet: packages/consensus/src is being reworked; set outDir to 'packages/consensus/src/gen'
   // and export './gen/index.js' from its index to give apps/node typed tendermint.* fields
   { npm: '@chain/consensus', protoDir: 'packages/consensus/proto', outDir: null, exported: false },
-  { npm: '@chain/node', protoDir: 'apps/node/proto', outDir: 'apps/node/src/gen', exported: false },
+  { npm: '@chain/server', protoDir: 'packages/server/proto', outDir: 'packages/server/src/gen', exported: false },
   // test fixtures
   { npm: '@chain/app', protoDir: 'packages/app/test/fixtures/proto', outDir: 'packages/app/test/fixtures/gen', exported: false },
   { npm: '@chain/codec', protoDir: 'packages/codec/test/fixtures', outDir: 'packages/codec/test/fixtures/gen', exported: false },

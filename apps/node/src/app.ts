@@ -24,10 +24,10 @@ import { LiquidityKeeper, LiquidityModule, liquidityParamSubspace } from '@chain
 import { GovKeeper, GovModule, govParamSubspace } from '@chain/gov';
 import { ParamsKeeper, ParamsModule, createParamChangeProposalRoute } from '@chain/params';
 import { UpgradeKeeper, UpgradeModule, createCancelSoftwareUpgradeProposalRoute, createSoftwareUpgradeProposalRoute } from '@chain/upgrade';
+import { SERVER_PROTO_DIR } from '@chain/server';
 import { CHAIN_APP_CONFIG } from './app-config.js';
 import { BECH32_PREFIX } from './config/init.js';
 
-export const NODE_PROTO_DIR = new URL('../proto', import.meta.url).pathname;
 export const VERSION = '0.1.0';
 
 export interface ChainAppOptions {
@@ -80,7 +80,7 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
   // 1. registry and router
   const registry = new ProtoRegistry();
   registry.addProtoDir(CONSENSUS_PROTO_DIR);
-  registry.addProtoDir(NODE_PROTO_DIR);
+  registry.addProtoDir(SERVER_PROTO_DIR); // the node-level services (chain.base.consensus.v1beta1.Service)
   const router = createRouter(registry);
 
   // 2. keepers in dependency order

@@ -23,16 +23,9 @@ import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { readGenesis } from './config/init.js';
 import { createChainApp } from './app.js';
 import type { ChainApp } from './app.js';
-import { startRestServer } from './rest/server.js';
-import type { RestServer } from './rest/server.js';
-import { startGrpcServer } from './grpc/server.js';
-import type { GrpcServer } from './grpc/server.js';
-import { createLogger } from './logger.js';
-import type { Logger } from './logger.js';
+import { CometSource, createLogger, registerNodeServices, startGrpcServer, startRestServer } from '@chain/server';
+import type { GrpcServer, Logger, RestServer } from '@chain/server';
 import type { NodeOptions } from './node.js';
-import { CometSource } from './consensus-source.js';
-import { createTxService, TxService } from './services/tx-service.js';
-import { createConsensusService, ConsensusService } from './services/consensus-service.js';
 import { startJsonRpc } from './jsonrpc/index.js';
 import type { JsonRpcServer } from './jsonrpc/index.js';
 import { BECH32_PREFIX } from './config/init.js';
@@ -137,10 +130,9 @@ export class CometNode {
       const source = new CometSource({
         rpcUrl: cometRpcUrlOf(config), chainId: genesis.chain_id, log: (m) => log.warn(m), appHeight: () => parts.app.lastHeight,
       });
-      parts.app.router.registerQueryService(TxService, createTxService(parts.app, source, {
-        broadcastTimeoutMs: parseDurationMs(config.config.rpc.timeout_broadcast_tx_commit),
-      }));
-      parts.app.router.registerQueryService(ConsensusService, createConsensusService(parts.app, source, VERSION, BECH32_PREFIX));
+      registerNodeServices(parts.app, source, {
+        broadcastTimeoutMs: parseDurationMs(config.config.rpc.timeout_broadcast_tx_commit), appVersion: VERSION, bech32Prefix: BECH32_PREFIX,
+      });
       return new CometNode(config, store, parts, log, opts, source);
     } catch (e) {
       await store.close();
@@ -177,11 +169,11 @@ export class CometNode {
     }
     if (this.config.app.api.enable) {
       const a = parseListenAddress(this.config.app.api.address);
-      this.rest = await startRestServer({ node: this, host: a.host, port: a.port, log: this.log.child('rest') });
+      this.rest = await startRestServer({ app: this.app, api: this.config.app.api, host: a.host, port: a.port, log: this.log.child('rest') });
       this.log.info(`REST API listening on http://${a.host}:${this.rest.port}`);
     }
     if (this.config.app.grpc.enable) {
-      this.grpc = await startGrpcServer({ node: this, address: this.config.app.grpc.address, log: this.log.child('grpc') });
+      this.grpc = await startGrpcServer({ app: this.app, address: this.config.app.grpc.address, log: this.log.child('grpc') });
       this.log.info(`gRPC server listening on ${this.config.app.grpc.address} (port ${this.grpc.port}, ${this.grpc.services.length} services)`);
     }
     const j = this.config.app['json-rpc'];

@@ -6,7 +6,7 @@ import { applyFlags, loadConfig, FLAG_TARGETS } from './config/config.js';
 import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM, BECH32_PREFIX, DEV_GOV_PERIOD, GOV_MIN_DEPOSIT } from './config/init.js';
 import { Node, VERSION } from './node.js';
 import { CometNode } from './comet-node.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '@chain/server';
 import { exportGenesisDoc } from './export.js';
 import { runLocalnet, LOCALNET_USAGE } from './localnet.js';
 import { writeFileSync } from 'node:fs';

@@ -16,19 +16,10 @@ import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { BECH32_PREFIX, readGenesis, readValidatorKey } from './config/init.js';
 import { createChainApp, VERSION } from './app.js';
 import type { ChainApp } from './app.js';
-import { createTxService, TxService } from './services/tx-service.js';
-import { createConsensusService, ConsensusService, COMETBFT_VERSION } from './services/consensus-service.js';
-import { EmbeddedSource } from './consensus-source.js';
-import { startRpcServer } from './rpc/server.js';
-import type { RpcServer } from './rpc/server.js';
-import { startRestServer } from './rest/server.js';
-import type { RestServer } from './rest/server.js';
-import { startGrpcServer } from './grpc/server.js';
-import type { GrpcServer } from './grpc/server.js';
+import { COMETBFT_VERSION, EmbeddedSource, createLogger, registerNodeServices, startGrpcServer, startRestServer, startRpcServer } from '@chain/server';
+import type { GrpcServer, Logger, RestServer, RpcServer } from '@chain/server';
 import { startJsonRpc } from './jsonrpc/index.js';
 import type { JsonRpcServer } from './jsonrpc/index.js';
-import { createLogger } from './logger.js';
-import type { Logger } from './logger.js';
 
 export { VERSION } from './app.js';
 
@@ -118,8 +109,9 @@ export class Node {
       const source = new EmbeddedSource(engine, bus, {
         nodeId, moniker: config.config.moniker, rpcAddress: rpcCfg.laddr, listenAddress: 'tcp://0.0.0.0:26656', version: COMETBFT_VERSION,
       });
-      parts.app.router.registerQueryService(TxService, createTxService(parts.app, source, { broadcastTimeoutMs: parseDurationMs(rpcCfg.timeout_broadcast_tx_commit) }));
-      parts.app.router.registerQueryService(ConsensusService, createConsensusService(parts.app, source, VERSION, BECH32_PREFIX));
+      registerNodeServices(parts.app, source, {
+        broadcastTimeoutMs: parseDurationMs(rpcCfg.timeout_broadcast_tx_commit), appVersion: VERSION, bech32Prefix: BECH32_PREFIX,
+      });
       return new Node(config, store, parts, engine, bus, log, source);
     } catch (e) {
       await store.close();
@@ -131,15 +123,19 @@ export class Node {
   async start(): Promise<void> {
     await this.engine.start();
     const rpcAddr = parseListenAddress(this.config.config.rpc.laddr);
-    this.rpc = await startRpcServer({ node: this, host: rpcAddr.host, port: rpcAddr.port, log: this.log.child('rpc') });
+    // the CometBFT-compatible RPC serves the embedded engine (in CometBFT mode CometBFT serves its own)
+    this.rpc = await startRpcServer({
+      node: { app: this.app, engine: this.engine, bus: this.bus, config: this.config.config.rpc },
+      host: rpcAddr.host, port: rpcAddr.port, log: this.log.child('rpc'),
+    });
     this.log.info(`consensus RPC listening on http://${rpcAddr.host}:${this.rpc.port} (websocket /websocket)`);
     if (this.config.app.api.enable) {
       const a = parseListenAddress(this.config.app.api.address);
-      this.rest = await startRestServer({ node: this, host: a.host, port: a.port, log: this.log.child('rest') });
+      this.rest = await startRestServer({ app: this.app, api: this.config.app.api, host: a.host, port: a.port, log: this.log.child('rest') });
       this.log.info(`REST API listening on http://${a.host}:${this.rest.port}`);
     }
     if (this.config.app.grpc.enable) {
-      this.grpc = await startGrpcServer({ node: this, address: this.config.app.grpc.address, log: this.log.child('grpc') });
+      this.grpc = await startGrpcServer({ app: this.app, address: this.config.app.grpc.address, log: this.log.child('grpc') });
       this.log.info(`gRPC server listening on ${this.config.app.grpc.address} (port ${this.grpc.port}, ${this.grpc.services.length} services)`);
     }
     const j = this.config.app['json-rpc'];

@@ -13,7 +13,7 @@ import { Node } from '../src/node.js';
 import { applyFlags, loadConfig } from '../src/config/config.js';
 import type { NodeConfig } from '../src/config/config.js';
 import { initHome } from '../src/config/init.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '@chain/server';
 
 const LIMIT = 2000;
 

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { CommitStore } from '@chain/store';
 import { createChainApp } from '../src/app.js';
 import type { ChainApp } from '../src/app.js';
-import { buildRoutes, matchRoute } from '../src/rest/routes.js';
-import { grpcServiceSpecs } from '../src/grpc/server.js';
-import { cosmosServiceName } from '../src/grpc/names.js';
-import { buildReflectionFiles } from '../src/grpc/reflection.js';
-import { canonicalizeQuery } from '../src/services/tx-service.js';
+import { buildRoutes, matchRoute } from '@chain/server';
+import { grpcServiceSpecs } from '@chain/server';
+import { cosmosServiceName } from '@chain/server';
+import { buildReflectionFiles } from '@chain/server';
+import { canonicalizeQuery } from '@chain/server';
 
 describe('alias spellings of the transports', () => {
   let dir: string;

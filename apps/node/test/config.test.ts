@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from '../src/cli.js';
-import { applyFlags, loadConfig, parseDurationMs, parseListenAddress } from '../src/config/config.js';
+import { applyFlags, loadConfig } from '../src/config/config.js';
 import { initHome, devAccounts, isInitialized, genesisParams, readGenesis, readValidatorKey } from '../src/config/init.js';
 import { CommitStore } from '@chain/store';
 import { fromBase64, fromBech32, secp256k1Address, secp256k1PublicKey, fromHex, sha256, toBech32, toHex, utf8 } from '@chain/crypto';
@@ -152,15 +152,5 @@ describe('node config and CLI', () => {
     expect(() => loadConfig(home)).to.throw(/invalid app.toml: api.enable/);
     writeFileSync(join(home, 'config', 'app.toml'), '[api\n');
     expect(() => loadConfig(home)).to.throw(/cannot parse/);
-  });
-
-  it('parses durations and listen addresses', () => {
-    expect(parseDurationMs('1s')).to.equal(1000);
-    expect(parseDurationMs('1m30s')).to.equal(90_000);
-    expect(parseDurationMs('250ms')).to.equal(250);
-    expect(() => parseDurationMs('fast')).to.throw(/invalid duration/);
-    expect(parseListenAddress('tcp://0.0.0.0:1317')).to.deep.equal({ host: '0.0.0.0', port: 1317 });
-    expect(parseListenAddress('127.0.0.1:26657')).to.deep.equal({ host: '127.0.0.1', port: 26657 });
-    expect(() => parseListenAddress('tcp://host:99999')).to.throw(/invalid port/);
   });
 });

@@ -9,10 +9,10 @@ import { toBech32 } from '@chain/crypto';
 import { Node } from '../src/node.js';
 import { applyFlags, loadConfig } from '../src/config/config.js';
 import { initHome, devAccounts } from '../src/config/init.js';
-import { createLogger } from '../src/logger.js';
-import { grpcServiceSpecs, BLOCK_HEIGHT_METADATA } from '../src/grpc/server.js';
-import { cosmosName, cosmosServiceName } from '../src/grpc/names.js';
-import { buildReflectionFiles } from '../src/grpc/reflection.js';
+import { createLogger } from '@chain/server';
+import { grpcServiceSpecs, BLOCK_HEIGHT_METADATA } from '@chain/server';
+import { cosmosServiceName } from '@chain/server';
+import { buildReflectionFiles } from '@chain/server';
 
 interface UnaryResult { bytes?: Buffer; err?: grpc.ServiceError; header?: grpc.Metadata }
 
@@ -73,13 +73,6 @@ describe('gRPC server (in-process node)', function () {
     client?.close();
     await node?.stop();
     rmSync(home, { recursive: true, force: true });
-  });
-
-  it('derives Cosmos names for services', () => {
-    expect(cosmosName('chain.bank.v1beta1.Query')).to.equal('cosmos.bank.v1beta1.Query');
-    expect(cosmosName('chain.base.consensus.v1beta1.Service')).to.equal('cosmos.base.tendermint.v1beta1.Service');
-    expect(cosmosName('chain.tx.v1beta1.Service')).to.equal('cosmos.tx.v1beta1.Service');
-    expect(cosmosName('tendermint.types.Foo')).to.equal(undefined);
   });
 
   it('serves every query route of the router under both names', () => {

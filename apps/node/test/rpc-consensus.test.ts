@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { txProof, validateTxProof, dataHash, type Commit } from '@chain/consensus';
-import { consensusStateJson, dumpConsensusStateJson, txProofJson } from '../src/rpc/format.js';
+import { consensusStateJson, dumpConsensusStateJson, txProofJson } from '@chain/server';
 import { Node } from '../src/node.js';
 import { applyFlags, loadConfig } from '../src/config/config.js';
 import { initHome } from '../src/config/init.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '@chain/server';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON vectors are untyped */
 const require = createRequire(import.meta.url);

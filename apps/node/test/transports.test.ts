@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { Node } from '../src/node.js';
 import { applyFlags, loadConfig } from '../src/config/config.js';
 import { initHome, devAccounts } from '../src/config/init.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '@chain/server';
 
 describe('transports (in-process node)', function () {
   this.timeout(30_000);

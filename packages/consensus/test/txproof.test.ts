@@ -9,7 +9,7 @@ const hex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'hex'));
 const b64 = (b: Uint8Array): string => Buffer.from(b).toString('base64');
 const flip = (b: Uint8Array): Uint8Array => { const c = new Uint8Array(b); c[0] ^= 1; return c; };
 
-/** The libs/json form CometBFT's RPC writes (what apps/node/src/rpc/format.ts txProofJson emits). */
+/** The libs/json form CometBFT's RPC writes (what packages/server/src/rpc/format.ts txProofJson emits). */
 const json = (p: TxProof) => ({
   root_hash: Buffer.from(p.rootHash).toString('hex').toUpperCase(),
   data: b64(p.data),

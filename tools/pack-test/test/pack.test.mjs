@@ -15,7 +15,7 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = join(HERE, '..', '..', '..');
 const FIXTURE = join(HERE, '..', 'fixture');
 /** the packages the fixture chain is composed of; everything they depend on is packed too */
-const ENTRY = ['@chain/auth', '@chain/bank'];
+const ENTRY = ['@chain/auth', '@chain/bank', '@chain/server'];
 const ROOT_PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 /** an environment without what the surrounding `npm run`/mocha set: no tsx, no `source` condition, no workspace */
@@ -189,6 +189,10 @@ describe('pack test: the packed packages compose a chain outside the monorepo', 
       const file = fileURLToPath(url);
       expect(file, name).to.equal(join(consumer, 'node_modules', ...name.split('/'), 'dist', 'index.js'));
     }
+  });
+
+  it('@chain/server loads from its tarball, with its protos', function () {
+    expect(result.server).to.deep.equal({ startRestServer: 'function', startRpcServer: 'function', registerNodeServices: 'function', proto: true });
   });
 
   it('InitChain funds the account, a signed MsgSend in a committed block succeeds', function () {

@@ -12,7 +12,7 @@ import { decodeEthTx, effectiveGasPrice, parseEip155ChainId, MSG_ETHEREUM_TX } f
 import type { EthTx } from '@chain/evm';
 import { keccak256 } from '@chain/crypto';
 import type { App } from '@chain/app';
-import type { ConsensusSource } from '../consensus-source.js';
+import type { ConsensusSource } from '@chain/server';
 import { encodeReceipt, orderedTrieRoot } from './trie.js';
 import { InvalidParams, ServerError, ZERO_HASH, hex, parseHash, parseQty } from './util.js';
 

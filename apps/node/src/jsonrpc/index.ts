@@ -1,7 +1,7 @@
 /** Ethereum JSON-RPC: settings from `[json-rpc]` and the server start for the node. */
 import type { App } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
-import type { ConsensusSource } from '../consensus-source.js';
+import type { ConsensusSource } from '@chain/server';
 import type { AppToml } from '../config/config.js';
 import { parseDurationMs, parseListenAddress } from '../config/config.js';
 import { Backend } from './backend.js';

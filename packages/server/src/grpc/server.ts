@@ -14,10 +14,9 @@ import * as grpc from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { GrpcCode, grpcStatusOf } from '@chain/errors';
 import { CodecError } from '@chain/codec';
-import type { QueryRoute } from '@chain/app';
-import type { Node } from '../node.js';
+import type { App, QueryRoute } from '@chain/app';
 import type { Logger } from '../logger.js';
-import { parseListenAddress } from '../config/config.js';
+import { parseListenAddress } from '../address.js';
 import { cosmosServiceName } from './names.js';
 import { buildReflectionFiles } from './reflection.js';
 
@@ -47,7 +46,7 @@ function canonicalServiceName(route: QueryRoute): string {
  * router also answers it under its Cosmos name (checked through `queryRoute`; a registry Cosmos package
  * alias such as `plugchain.prc10` gives that name), that name too.
  */
-export function grpcServiceSpecs(node: Pick<Node, 'app'>): GrpcServiceSpec[] {
+export function grpcServiceSpecs(node: { readonly app: App }): GrpcServiceSpec[] {
   const router = node.app.router;
   const specs = new Map<string, { name: string; dialect: 'chain' | 'cosmos'; methods: Map<string, QueryRoute> }>();
   const add = (name: string, dialect: 'chain' | 'cosmos', method: string, route: QueryRoute): void => {
@@ -90,7 +89,7 @@ function statusOf(e: unknown): { code: number; message: string } {
   return grpcStatusOf(e);
 }
 
-function unaryHandler(node: Pick<Node, 'app'>, route: QueryRoute, dialect: 'chain' | 'cosmos', log: Logger): grpc.handleUnaryCall<Buffer, Buffer> {
+function unaryHandler(node: { readonly app: App }, route: QueryRoute, dialect: 'chain' | 'cosmos', log: Logger): grpc.handleUnaryCall<Buffer, Buffer> {
   const registry = node.app.registry;
   const responseType = registry.type(route.responseType);
   return (call, callback) => {
@@ -130,8 +129,16 @@ function grpcBindAddress(address: string): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-export async function startGrpcServer(o: { node: Pick<Node, 'app'>; address: string; log: Logger }): Promise<GrpcServer> {
-  const { node, log } = o;
+export interface GrpcServerOptions {
+  readonly app: App;
+  /** `host:port` (app.toml `[grpc] address`; port 0 picks a free one) */
+  readonly address: string;
+  readonly log: Logger;
+}
+
+export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServer> {
+  const { log } = o;
+  const node = { app: o.app };
   const server = new grpc.Server({ 'grpc.max_receive_message_length': MAX_RECEIVE_MESSAGE_LENGTH });
   const specs = grpcServiceSpecs(node);
   for (const spec of specs) {

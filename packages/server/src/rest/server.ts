@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { grpcStatusOf, httpStatusOfGrpc, GrpcCode, statusError } from '@chain/errors';
 import { CodecError, fromGatewayJSON, fromQueryParams } from '@chain/codec';
-import type { Node } from '../node.js';
+import type { App } from '@chain/app';
 import type { Logger } from '../logger.js';
 import { buildRoutes, matchRoute } from './routes.js';
 import { swaggerDocument } from './swagger.js';
@@ -50,9 +50,37 @@ async function readText(ctx: Koa.Context, limit: number): Promise<string> {
   throw statusError(GrpcCode.INVALID_ARGUMENT, 'http: request body too large');
 }
 
-export async function startRestServer(o: { node: Pick<Node, 'app' | 'config'>; host: string; port: number; log: Logger }): Promise<RestServer> {
-  const { node, log } = o;
-  const api = node.config.app.api;
+export interface RestServerOptions {
+  /** the app whose query routes (from the protos' `google.api.http` annotations) the gateway serves */
+  readonly app: App;
+  readonly host: string;
+  readonly port: number;
+  readonly log: Logger;
+  /** app.toml's `[api]` settings (same names); absent ones take app.toml's defaults */
+  readonly api?: Partial<RestApiConfig>;
+}
+
+/** The `[api]` settings of the SDK's app.toml the gateway applies. */
+export interface RestApiConfig {
+  /** serve the Swagger document (`/swagger`, `/swagger/swagger.json`) */
+  readonly swagger: boolean;
+  readonly 'max-open-connections': number;
+  /** seconds */
+  readonly 'rpc-read-timeout': number;
+  /** seconds; 0: none */
+  readonly 'rpc-write-timeout': number;
+  readonly 'rpc-max-body-bytes': number;
+  readonly 'enabled-unsafe-cors': boolean;
+}
+
+export const DEFAULT_REST_API_CONFIG: RestApiConfig = {
+  swagger: false, 'max-open-connections': 1000, 'rpc-read-timeout': 10, 'rpc-write-timeout': 0, 'rpc-max-body-bytes': 1_000_000, 'enabled-unsafe-cors': false,
+};
+
+export async function startRestServer(o: RestServerOptions): Promise<RestServer> {
+  const { log } = o;
+  const node = { app: o.app };
+  const api: RestApiConfig = { ...DEFAULT_REST_API_CONFIG, ...o.api };
   const registry = node.app.registry;
   const routes = buildRoutes(node.app.router.allQueryRoutes());
   let swaggerText: string | undefined;

@@ -19,9 +19,9 @@ import { WebSocketServer } from 'ws';
 import type { WebSocket, RawData } from 'ws';
 import { SubscriptionError } from '@chain/events';
 import type { Subscription } from '@chain/events';
-import type { Node } from '../node.js';
+import type { RpcNode as Node } from './host.js';
 import type { Logger } from '../logger.js';
-import { parseDurationMs } from '../config/config.js';
+import { parseDurationMs } from '../address.js';
 import { RpcError, RpcErrors } from './errors.js';
 import { METHODS, isCacheable, parseRpcQuery } from './methods.js';
 import type { MethodDef } from './methods.js';
@@ -123,7 +123,7 @@ function endpointList(host: string): string {
 
 export async function startRpcServer(o: { node: Node; host: string; port: number; log: Logger }): Promise<RpcServer> {
   const { node, log } = o;
-  const cfg = node.config.config.rpc;
+  const cfg = node.config;
   const writeTimeoutMs = Math.max(10_000, parseDurationMs(cfg.timeout_broadcast_tx_commit) + 1000);
   const corsOrigins = cfg.cors_allowed_origins;
 

@@ -1,5 +1,5 @@
 /** The CometBFT v0.38 RPC methods served by the embedded engine (CMT rpc/core). */
-import type { Node } from '../node.js';
+import type { RpcNode as Node } from './host.js';
 import { MempoolError, txProof } from '@chain/consensus';
 import type { StoredBlock } from '@chain/consensus';
 import type { IdleRoundState } from './format.js';
@@ -9,7 +9,7 @@ import { toBase64, toHex, sha256 } from '@chain/crypto';
 import { RpcErrors } from './errors.js';
 import type { ParamSpec, Params } from './params.js';
 import { blockIdJson, blockJson, blockResultsJson, checkTxJson, commitJson, consensusParamsJson, emptyBlockIdJson, genesisJson, headerJson, hex, normalizeTime, consensusStateJson, dumpConsensusStateJson, pubKeyJson, rfc3339Nano, txProofJson, txResultJson } from './format.js';
-import { parseDurationMs } from '../config/config.js';
+import { parseDurationMs } from '../address.js';
 import { canonicalizeQuery } from '../services/tx-service.js';
 import { checkTxAsync } from '../services/broadcast.js';
 
@@ -304,7 +304,7 @@ export const METHODS: Record<string, MethodDef> = {
       const res = await checkTxToMempool(node, tx);
       const empty = { code: 0, data: null, log: '', info: '', gas_wanted: '0', gas_used: '0', events: [], codespace: '' };
       if (res.code !== 0) return { check_tx: checkTxJson(res), tx_result: empty, hash: hex(res.hash), height: '0' };
-      const inc = await node.engine.waitForTx(res.hash, parseDurationMs(node.config.config.rpc.timeout_broadcast_tx_commit));
+      const inc = await node.engine.waitForTx(res.hash, parseDurationMs(node.config.timeout_broadcast_tx_commit));
       if (!inc) throw RpcErrors.internal('timed out waiting for tx to be included in a block');
       return { check_tx: checkTxJson(res), tx_result: txResultJson(inc.result), hash: hex(res.hash), height: String(inc.height) };
     },

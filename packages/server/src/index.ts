@@ -1,0 +1,69 @@
+/**
+ * @chain/server: the transports of a chain built on @chain/app, over an `App` and a consensus source.
+ *
+ * - the REST gateway and its Swagger document (`startRestServer`), derived from the app router's query routes;
+ * - gRPC with server reflection (`startGrpcServer`), every query service under its canonical and Cosmos name;
+ * - the CometBFT-compatible RPC and websocket of the embedded engine (`startRpcServer`: it serves an
+ *   `Engine` of @chain/consensus; in CometBFT mode CometBFT serves its own);
+ * - the node-level query services (`registerNodeServices`: the tx service and the node-info/blocks service),
+ *   over a `ConsensusSource` (`EmbeddedSource` over the embedded engine, `CometSource` over a CometBFT's RPC).
+ *
+ * A chain composes its `App` (modules, router, registry), adds `SERVER_PROTO_DIR` to its registry, picks a
+ * consensus source, registers the node services and starts the transports it wants.
+ */
+import type { App } from '@chain/app';
+import { createTxService, TxService } from './services/tx-service.js';
+import { createConsensusService, ConsensusService } from './services/consensus-service.js';
+import type { ConsensusSource } from './consensus-source.js';
+
+export const SERVER_PROTO_DIR = new URL('../proto', import.meta.url).pathname;
+
+export { startRestServer, DEFAULT_REST_API_CONFIG } from './rest/server.js';
+export type { RestServer, RestServerOptions, RestApiConfig } from './rest/server.js';
+export { buildRoutes, matchRoute, httpBindings, cosmosPath } from './rest/routes.js';
+export type { RestRoute, HttpBinding } from './rest/routes.js';
+export { swaggerDocument } from './rest/swagger.js';
+
+export { startGrpcServer, grpcServiceSpecs, BLOCK_HEIGHT_METADATA, MAX_RECEIVE_MESSAGE_LENGTH } from './grpc/server.js';
+export type { GrpcServer, GrpcServerOptions, GrpcServiceSpec } from './grpc/server.js';
+export { cosmosName, cosmosServiceName, cosmosPackage, COSMOS_PACKAGE_RENAMES } from './grpc/names.js';
+export { buildReflectionFiles } from './grpc/reflection.js';
+export type { ReflectionFiles } from './grpc/reflection.js';
+
+export { startRpcServer } from './rpc/server.js';
+export type { RpcServer } from './rpc/server.js';
+export type { RpcNode, RpcConfig } from './rpc/host.js';
+export { consensusStateJson, dumpConsensusStateJson, txProofJson } from './rpc/format.js';
+
+export { createTxService, TxService, canonicalizeQuery } from './services/tx-service.js';
+export { createConsensusService, ConsensusService, COMETBFT_VERSION } from './services/consensus-service.js';
+export { checkTxAsync, MEMPOOL_ERROR_CODES } from './services/broadcast.js';
+
+export { EmbeddedSource, CometSource, CometRpcError, parseCometTime, decodeCometBlock, decodeTxResult } from './consensus-source.js';
+export type { ConsensusSource, SourceStatus, SourceNodeInfo, SourceTxRef, SearchPage, BroadcastCommitResult, CometSourceOptions } from './consensus-source.js';
+
+export { readBody, lingerOnClose, LINGER_MS } from './http-body.js';
+export type { BodyResult } from './http-body.js';
+export { createLogger } from './logger.js';
+export type { Logger, Level } from './logger.js';
+export { parseDurationMs, parseListenAddress } from './address.js';
+
+export interface NodeServicesOptions {
+  /** how long BROADCAST_MODE_BLOCK waits for the tx's block (CometBFT's `timeout_broadcast_tx_commit`) */
+  readonly broadcastTimeoutMs: number;
+  /** the application version the node-info service reports */
+  readonly appVersion: string;
+  /** the chain's bech32 account prefix (validator consensus addresses are `<prefix>valcons...`) */
+  readonly bech32Prefix: string;
+}
+
+/**
+ * Registers the node-level query services into the app's router, over a consensus source: the tx service
+ * (`chain.tx.v1beta1.Service`, Cosmos `cosmos.tx.v1beta1.Service`: simulate, broadcast, tx lookup and search)
+ * and the node-info/blocks service (`chain.base.consensus.v1beta1.Service`, Cosmos
+ * `cosmos.base.tendermint.v1beta1.Service`). The registry must hold `SERVER_PROTO_DIR`'s protos.
+ */
+export function registerNodeServices(app: App, source: ConsensusSource, opts: NodeServicesOptions): void {
+  app.router.registerQueryService(TxService, createTxService(app, source, { broadcastTimeoutMs: opts.broadcastTimeoutMs }));
+  app.router.registerQueryService(ConsensusService, createConsensusService(app, source, opts.appVersion, opts.bech32Prefix));
+}
