@@ -1,62 +1,23 @@
 /**
  * `chaind localnet`: 4 validators (4 chaind + 4 CometBFT processes) on loopback, started and stopped through the
  * CLI: they agree on blocks, a tx sent to one node is seen on the others (REST, CometBFT websocket, Ethereum
- * JSON-RPC), a SIGKILLed validator is not needed for progress and catches up after `localnet restart-node`, and
- * `localnet stop` leaves no process behind.
+ * JSON-RPC; an ERC-20's Transfer logs through `eth_subscribe('logs')`), a SIGKILLed validator is not needed for
+ * progress and catches up after `localnet restart-node`, two SIGSTOPped validators halt the chain without a fork
+ * until SIGCONT, and `localnet stop` leaves no process behind.
  */
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SigningStargateClient, GasPrice } from '@cosmjs/stargate';
-import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
+import { Contract, ContractFactory, Interface, JsonRpcProvider, Wallet, id as keccakId, parseEther } from 'ethers';
 import { ensureCometbft } from '@chain/cometbft';
 import { devAccounts } from '@chain/node';
 import { devWallet, fee, getJson, postJson, rpcCall, WsSubscription, DENOM } from '../src/clients.js';
-
-const CHAIND = new URL('../../apps/node/bin/chaind.mjs', import.meta.url).pathname;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-interface LnNode { rest: string; rpc: string; grpc: string; eth: string; ethWs: string; pids: number[]; home: string }
-
-function chaind(args: string[], timeoutMs = 240_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CHAIND, ...args], { timeout: timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`chaind ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
-      else resolve(stdout);
-    });
-  });
-}
-
-/** alive and not a zombie (an exited process its reparented parent has not reaped yet) */
-function alive(pid: number): boolean {
-  try { process.kill(pid, 0); } catch { return false; }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch { return false; }
-}
-
-async function height(n: LnNode): Promise<number> {
-  return Number((await rpcCall(n.rpc, 'status')).result.sync_info.latest_block_height);
-}
-
-async function waitHeight(n: LnNode, h: number, timeoutMs = 60_000): Promise<number> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    let cur = -1;
-    try { cur = await height(n); } catch { /* restarting */ }
-    if (cur >= h) return cur;
-    if (Date.now() > end) throw new Error(`${n.home}: height ${cur} did not reach ${h}`);
-    await sleep(200);
-  }
-}
-
-async function blockAt(n: LnNode, h: number): Promise<{ hash: string; appHash: string }> {
-  const b = (await rpcCall(n.rpc, 'block', { height: String(h) })).result;
-  return { hash: b.block_id.hash, appHash: b.block.header.app_hash };
-}
+import { EthWs } from '../src/eth-rpc-client.js';
+import { alive, blockAt, chaind, height, sleep, waitHeight } from '../src/localnet.js';
+import type { LnNode } from '../src/localnet.js';
+import { compileToken } from '../src/solidity.js';
 
 describe('e2e: chaind localnet (4 validators, each chaind + CometBFT)', function () {
   this.timeout(180_000);
@@ -189,6 +150,54 @@ describe('e2e: chaind localnet (4 validators, each chaind + CometBFT)', function
     }
   });
 
+  it('ethers: an ERC-20 deployed and transferred through node 2\'s JSON-RPC; node 3\'s eth_subscribe(\'logs\') receives both Transfer logs', async () => {
+    const TRANSFER = keccakId('Transfer(address,address,uint256)');
+    const ws = await EthWs.open(nodes[2]!.ethWs);
+    const acct = devAccounts().find((a) => a.coinType === 60 && a.index === 3)!;
+    const provider = new JsonRpcProvider(nodes[1]!.eth, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    provider.pollingInterval = 250;
+    try {
+      const sub = (await ws.call(1, 'eth_subscribe', ['logs', { topics: [TRANSFER] }])).result;
+      expect(sub).to.match(/^0x[0-9a-f]+$/);
+      const wallet = new Wallet(`0x${acct.privateKey}`, provider);
+      const { abi, bytecode } = compileToken();
+      const c = await new ContractFactory(abi, bytecode, wallet).deploy(1_000_000n);
+      const deployRc = (await c.deploymentTransaction()!.wait(1, 60_000))!;
+      expect(deployRc.status).to.equal(1);
+      const tokenAddr = (await c.getAddress()).toLowerCase();
+      const to = Wallet.createRandom().address;
+      const t = await new Contract(tokenAddr, abi, wallet).getFunction('transfer')(to, 250n);
+      const rc = (await t.wait(1, 60_000))!;
+      expect(rc.status).to.equal(1);
+      expect(rc.logs).to.have.length(1);
+
+      // node 3's websocket: the mint in the deployment, then the transfer, each with its block from node 3's chain
+      const mint = (await ws.notification((m) => m.params.subscription === sub && m.params.result.transactionHash === deployRc.hash, 30_000)).params.result;
+      expect(mint.address).to.equal(tokenAddr);
+      expect(Number(mint.blockNumber)).to.equal(deployRc.blockNumber);
+      const log = (await ws.notification((m) => m.params.subscription === sub && m.params.result.transactionHash === t.hash, 30_000)).params.result;
+      expect(log.address).to.equal(tokenAddr);
+      expect(log.blockHash).to.equal(rc.blockHash);
+      expect(Number(log.blockNumber)).to.equal(rc.blockNumber);
+      expect(log.topics[0]).to.equal(TRANSFER);
+      expect(log.removed).to.equal(false);
+      const parsed = new Interface(abi).parseLog({ topics: log.topics, data: log.data })!;
+      expect(parsed.args[0].toLowerCase()).to.equal(wallet.address.toLowerCase());
+      expect(parsed.args[1].toLowerCase()).to.equal(to.toLowerCase());
+      expect(parsed.args[2]).to.equal(250n);
+      // and node 3's state has the balance (eth_call on its own app)
+      const p3 = new JsonRpcProvider(nodes[2]!.eth, undefined, { staticNetwork: true, cacheTimeout: -1 });
+      try {
+        expect(await new Contract(tokenAddr, abi, p3).getFunction('balanceOf')(to)).to.equal(250n);
+      } finally {
+        p3.destroy();
+      }
+    } finally {
+      provider.destroy();
+      await ws.close();
+    }
+  });
+
   it('a SIGKILLed validator is not needed for progress; `localnet restart-node` brings it back and it catches up with the same app hashes', async () => {
     const victim = nodes[3]!;
     const killedAt = await height(victim);
@@ -222,6 +231,51 @@ describe('e2e: chaind localnet (4 validators, each chaind + CometBFT)', function
     await waitHeight(nodes[0]!, appH + 1);
     const next = await blockAt(nodes[0]!, appH + 1);
     expect(Buffer.from(info3.last_block_app_hash, 'base64').toString('hex').toUpperCase()).to.equal(next.appHash);
+  });
+
+  it('SIGSTOP two of four validators: blocks stop on the other two at one height without a fork; SIGCONT: blocks continue on all four', async () => {
+    const frozen = [nodes[2]!, nodes[3]!];
+    const live = [nodes[0]!, nodes[1]!];
+    await Promise.all(nodes.map((n) => waitHeight(n, 2)));
+    try {
+      for (const n of frozen) for (const p of n.pids) process.kill(p, 'SIGSTOP');
+      // the two live nodes (2000 of 4000 power, not > 2/3) may finish a block already precommitted, then halt:
+      // wait until both report the same height and it did not move for 5 s
+      let stuck = -1;
+      let since = Date.now();
+      const end = Date.now() + 60_000;
+      for (;;) {
+        const hs = await Promise.all(live.map(height));
+        const h = hs[0] === hs[1] ? hs[0]! : -1;
+        if (h !== stuck) { stuck = h; since = Date.now(); }
+        else if (h >= 0 && Date.now() - since >= 5000) break;
+        if (Date.now() > end) throw new Error(`live nodes did not settle: heights ${hs.join(',')}`);
+        await sleep(250);
+      }
+      // no progress for another 8 s (8 block times) and no conflicting block: same hash at every recent height
+      const watchEnd = Date.now() + 8000;
+      while (Date.now() < watchEnd) {
+        for (const n of live) expect(await height(n), `${n.home} while halted`).to.equal(stuck);
+        await sleep(500);
+      }
+      for (let h = Math.max(1, stuck - 3); h <= stuck; h++) {
+        const [a, b] = await Promise.all(live.map((n) => blockAt(n, h)));
+        expect(b, `height ${h}`).to.deep.equal(a);
+      }
+      for (const n of live) expect((await rpcCall(n.rpc, 'status')).result.sync_info.latest_block_height).to.equal(String(stuck));
+    } finally {
+      for (const n of frozen) for (const p of n.pids) if (alive(p)) process.kill(p, 'SIGCONT');
+    }
+    // resumed: all four go past the halt height, on one chain
+    const stuck = await height(nodes[0]!);
+    await Promise.all(nodes.map((n) => waitHeight(n, stuck + 3, 90_000)));
+    for (const h of [stuck, stuck + 1, stuck + 2]) {
+      const bs = await Promise.all(nodes.map((n) => blockAt(n, h)));
+      for (const b of bs) expect(b, `height ${h}`).to.deep.equal(bs[0]);
+    }
+    // the first block after the halt carries a commit of at least 3 validators again
+    const commit = (await rpcCall(nodes[0]!.rpc, 'commit', { height: String(stuck + 2) })).result.signed_header.commit;
+    expect(commit.signatures.filter((s: { block_id_flag: number }) => s.block_id_flag === 2).length).to.be.greaterThanOrEqual(3);
   });
 
   it('`localnet stop` stops every process of it', async () => {

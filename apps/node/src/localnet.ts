@@ -9,10 +9,10 @@
  * other node as a persistent peer and localnet timeouts, then starts the N nodes detached (logs in each home:
  * `chaind.log`, `cometbft/cometbft.log`), waits until each has committed a block and writes `DIR/localnet.json`.
  * `stop` stops every process listed there (SIGTERM, then SIGKILL); `status` prints heights and peers;
- * `restart-node` starts one node again with the same ports.
+ * `restart-node` starts one node again with the same ports; `add-node` adds a full node that is not a validator.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -158,6 +158,49 @@ async function waitHeight(node: LocalnetNode, min: number, deadline: number): Pr
   }
 }
 
+/** The CometBFT home of a node (node key, config.toml from chaind's), its endpoints and `chaind start` arguments. */
+async function prepareNode(bin: string, home: string, moniker: string, port: (k: number) => Promise<number>, timeoutCommit?: string): Promise<LocalnetNode> {
+  const cfg = loadConfig(home);
+  const dir = prepareCometHome(bin, cfg);
+  const r = spawnSync(bin, ['show-node-id', '--home', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`cometbft show-node-id --home ${dir} failed: ${r.stderr}`);
+  const [rpcP, p2pP, abciP, restP, grpcP, ethP, ethWsP] = [await port(0), await port(1), await port(2), await port(3), await port(4), await port(5), await port(6)];
+  const args = [
+    'start', '--home', home, '--consensus', 'cometbft',
+    '--rpc.laddr', `tcp://127.0.0.1:${rpcP}`,
+    '--p2p.laddr', `tcp://127.0.0.1:${p2pP}`,
+    '--abci.laddr', `tcp://127.0.0.1:${abciP}`,
+    '--api.address', `tcp://127.0.0.1:${restP}`,
+    '--grpc.address', `127.0.0.1:${grpcP}`,
+    '--json-rpc.address', `127.0.0.1:${ethP}`,
+    '--json-rpc.ws-address', `127.0.0.1:${ethWsP}`,
+    '--consensus.timeout_commit', timeoutCommit ?? '1s',
+  ];
+  return {
+    moniker, home,
+    rest: `http://127.0.0.1:${restP}`, rpc: `http://127.0.0.1:${rpcP}`, grpc: `127.0.0.1:${grpcP}`,
+    eth: `http://127.0.0.1:${ethP}`, ethWs: `ws://127.0.0.1:${ethWsP}`,
+    p2p: `tcp://127.0.0.1:${p2pP}`, abci: `tcp://127.0.0.1:${abciP}`,
+    nodeId: r.stdout.trim(), pids: [], args,
+  };
+}
+
+/** Peers and localnet settings in a node's CometBFT config.toml (chaind start keeps them: it sets only its own keys). */
+function writePeers(node: LocalnetNode, peers: readonly LocalnetNode[]): void {
+  const tomlPath = join(cometHome(node.home), 'config', 'config.toml');
+  let toml = readFileSync(tomlPath, 'utf8');
+  toml = setToml(toml, 'p2p', 'persistent_peers', JSON.stringify(peers.map((p) => `${p.nodeId}@${p.p2p.replace('tcp://', '')}`).join(',')));
+  toml = setToml(toml, 'p2p', 'addr_book_strict', 'false');
+  toml = setToml(toml, 'p2p', 'allow_duplicate_ip', 'true');
+  toml = setToml(toml, 'consensus', 'timeout_propose', '"2s"');
+  toml = setToml(toml, 'consensus', 'timeout_propose_delta', '"200ms"');
+  toml = setToml(toml, 'consensus', 'timeout_prevote', '"500ms"');
+  toml = setToml(toml, 'consensus', 'timeout_prevote_delta', '"200ms"');
+  toml = setToml(toml, 'consensus', 'timeout_precommit', '"500ms"');
+  toml = setToml(toml, 'consensus', 'timeout_precommit_delta', '"200ms"');
+  writeFileSync(tomlPath, toml);
+}
+
 export async function localnetStart(o: LocalnetStartOptions): Promise<LocalnetFile> {
   const log = o.log ?? ((l: string) => process.stdout.write(l + '\n'));
   const home = resolve(o.home);
@@ -191,52 +234,10 @@ export async function localnetStart(o: LocalnetStartOptions): Promise<LocalnetFi
   const genesisText = JSON.stringify(genesis, null, 2);
   for (const h of homes) writeFileSync(join(h.home, 'config', 'genesis.json'), genesisText);
 
-  // CometBFT homes (node keys), endpoints
+  // CometBFT homes (node keys), endpoints, peers and localnet settings
   const nodes: LocalnetNode[] = [];
-  for (let i = 0; i < n; i++) {
-    const h = homes[i]!;
-    const cfg = loadConfig(h.home);
-    const dir = prepareCometHome(bin, cfg);
-    const r = spawnSync(bin, ['show-node-id', '--home', dir], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`cometbft show-node-id --home ${dir} failed: ${r.stderr}`);
-    const [rpcP, p2pP, abciP, restP, grpcP, ethP, ethWsP] = [
-      await port(i, 0), await port(i, 1), await port(i, 2), await port(i, 3), await port(i, 4), await port(i, 5), await port(i, 6),
-    ];
-    const args = [
-      'start', '--home', h.home, '--consensus', 'cometbft',
-      '--rpc.laddr', `tcp://127.0.0.1:${rpcP}`,
-      '--p2p.laddr', `tcp://127.0.0.1:${p2pP}`,
-      '--abci.laddr', `tcp://127.0.0.1:${abciP}`,
-      '--api.address', `tcp://127.0.0.1:${restP}`,
-      '--grpc.address', `127.0.0.1:${grpcP}`,
-      '--json-rpc.address', `127.0.0.1:${ethP}`,
-      '--json-rpc.ws-address', `127.0.0.1:${ethWsP}`,
-      '--consensus.timeout_commit', o.timeoutCommit ?? '1s',
-    ];
-    nodes.push({
-      moniker: h.moniker, home: h.home,
-      rest: `http://127.0.0.1:${restP}`, rpc: `http://127.0.0.1:${rpcP}`, grpc: `127.0.0.1:${grpcP}`,
-      eth: `http://127.0.0.1:${ethP}`, ethWs: `ws://127.0.0.1:${ethWsP}`,
-      p2p: `tcp://127.0.0.1:${p2pP}`, abci: `tcp://127.0.0.1:${abciP}`,
-      nodeId: r.stdout.trim(), pids: [], args,
-    });
-  }
-  // peers and localnet settings in each CometBFT config.toml (chaind start keeps them: it sets only its own keys)
-  for (const node of nodes) {
-    const tomlPath = join(cometHome(node.home), 'config', 'config.toml');
-    let toml = readFileSync(tomlPath, 'utf8');
-    const peers = nodes.filter((p) => p !== node).map((p) => `${p.nodeId}@${p.p2p.replace('tcp://', '')}`).join(',');
-    toml = setToml(toml, 'p2p', 'persistent_peers', JSON.stringify(peers));
-    toml = setToml(toml, 'p2p', 'addr_book_strict', 'false');
-    toml = setToml(toml, 'p2p', 'allow_duplicate_ip', 'true');
-    toml = setToml(toml, 'consensus', 'timeout_propose', '"2s"');
-    toml = setToml(toml, 'consensus', 'timeout_propose_delta', '"200ms"');
-    toml = setToml(toml, 'consensus', 'timeout_prevote', '"500ms"');
-    toml = setToml(toml, 'consensus', 'timeout_prevote_delta', '"200ms"');
-    toml = setToml(toml, 'consensus', 'timeout_precommit', '"500ms"');
-    toml = setToml(toml, 'consensus', 'timeout_precommit_delta', '"200ms"');
-    writeFileSync(tomlPath, toml);
-  }
+  for (let i = 0; i < n; i++) nodes.push(await prepareNode(bin, homes[i]!.home, homes[i]!.moniker, (k) => port(i, k), o.timeoutCommit));
+  for (const node of nodes) writePeers(node, nodes.filter((p) => p !== node));
 
   const file: LocalnetFile = { chainId: genesis.chain_id, nodes };
   try {
@@ -321,6 +322,49 @@ export async function localnetRestartNode(home: string, index: number, log: (l: 
   return node;
 }
 
+/**
+ * Adds a full node that is not a validator: a new home DIR/node<N> (its own consensus key, the localnet's genesis),
+ * CometBFT peered with every node of the localnet, started like the others and recorded in localnet.json; waits
+ * until it has synced to the others' height. A MsgCreateValidator with its consensus key (config/
+ * priv_validator_key.json) makes it a validator. With `validatorKeyOf: I` it gets a copy of node I's consensus key
+ * (and a fresh priv_validator_state): a second signer of one validator, which double-signs (tests of evidence).
+ */
+export async function localnetAddNode(home: string, o: { timeoutCommit?: string; validatorKeyOf?: number; log?: (l: string) => void } = {}): Promise<LocalnetNode> {
+  const log = o.log ?? ((l: string) => process.stdout.write(l + '\n'));
+  const dir = resolve(home);
+  const f = readLocalnet(dir);
+  const first = f.nodes[0];
+  if (!first) throw new Error(`${localnetFilePath(dir)} lists no node`);
+  const bin = await ensureCometbft({ log });
+  const moniker = `node${f.nodes.length}`;
+  const h = join(dir, moniker);
+  if (existsSync(h)) throw new Error(`${h} already exists`);
+  initHome({ home: h, dev: true, moniker, chainId: f.chainId });
+  copyFileSync(join(first.home, 'config', 'genesis.json'), join(h, 'config', 'genesis.json'));
+  if (o.validatorKeyOf !== undefined) {
+    const src = f.nodes[o.validatorKeyOf];
+    if (!src) throw new Error(`no node ${o.validatorKeyOf} in ${localnetFilePath(dir)} (0..${f.nodes.length - 1})`);
+    copyFileSync(join(src.home, 'config', 'priv_validator_key.json'), join(h, 'config', 'priv_validator_key.json'));
+  }
+  const taken = new Set<number>();
+  const tc = o.timeoutCommit ?? first.args[first.args.indexOf('--consensus.timeout_commit') + 1];
+  const node = await prepareNode(bin, h, moniker, () => freePort(taken), tc);
+  writePeers(node, f.nodes);
+  f.nodes.push(node);
+  node.pids = await launch(node);
+  writeLocalnet(dir, f);
+  let target = 1;
+  for (const other of f.nodes) {
+    if (other === node) continue;
+    try { target = Math.max(target, Number((await rpcJson(`${other.rpc}/status`)).sync_info.latest_block_height)); } catch { /* down */ }
+  }
+  await waitHeight(node, target, Date.now() + 180_000);
+  const role = o.validatorKeyOf !== undefined ? `a DUPLICATE signer of node${o.validatorKeyOf}'s validator key` : 'not a validator';
+  log(`${moniker} added (${role}; consensus key ${join(h, 'config', 'priv_validator_key.json')}), pids ${node.pids.join(',')}, at height >= ${target}`);
+  log(`  ${moniker}: rpc ${node.rpc}  rest ${node.rest}  grpc ${node.grpc}  eth ${node.eth}  ethWs ${node.ethWs}  p2p ${node.p2p}  home ${node.home}`);
+  return node;
+}
+
 export const LOCALNET_USAGE = `  chaind localnet start --home DIR [--validators N] [--base-port P] [--timeout-commit 1s]
                                         N validators (default 4) on loopback, each a chaind + CometBFT
                                         pair in DIR/node<i>, one shared genesis (the dev accounts funded);
@@ -328,7 +372,11 @@ export const LOCALNET_USAGE = `  chaind localnet start --home DIR [--validators 
   chaind localnet stop --home DIR       stops every process of it (SIGTERM, then SIGKILL)
   chaind localnet status --home DIR     each node's height and peer count
   chaind localnet restart-node --home DIR --node I
-                                        starts node I again (same ports), waits until it caught up`;
+                                        starts node I again (same ports), waits until it caught up
+  chaind localnet add-node --home DIR [--validator-key-of I]
+                                        adds a full node (not a validator) that syncs from the others;
+                                        with --validator-key-of, a copy of node I's consensus key (it
+                                        double-signs: for evidence tests only)`;
 
 export async function runLocalnet(sub: string | undefined, flags: Record<string, string | boolean>): Promise<void> {
   const home = flags.home;
@@ -357,6 +405,11 @@ export async function runLocalnet(sub: string | undefined, flags: Record<string,
       const i = int('node');
       if (i === undefined) throw new Error('restart-node needs --node I');
       await localnetRestartNode(home, i);
+      return;
+    }
+    case 'add-node': {
+      const tc = flags['timeout-commit'];
+      await localnetAddNode(home, { timeoutCommit: typeof tc === 'string' ? tc : undefined, validatorKeyOf: int('validator-key-of') });
       return;
     }
     default:

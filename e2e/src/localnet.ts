@@ -1,0 +1,65 @@
+/** Helpers for the `chaind localnet` e2e tests: the CLI, pids, heights and blocks of the nodes. */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { rpcCall } from './clients.js';
+
+const CHAIND = new URL('../../apps/node/bin/chaind.mjs', import.meta.url).pathname;
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export interface LnNode { rest: string; rpc: string; grpc: string; eth: string; ethWs: string; pids: number[]; home: string; moniker: string }
+
+/** Runs `chaind ARGS` (the CLI), resolving with its stdout. */
+export function chaind(args: string[], timeoutMs = 240_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [CHAIND, ...args], { timeout: timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`chaind ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+export function readNodes(dir: string): LnNode[] {
+  return JSON.parse(readFileSync(join(dir, 'localnet.json'), 'utf8')).nodes;
+}
+
+/** alive and not a zombie (an exited process its reparented parent has not reaped yet) */
+export function alive(pid: number): boolean {
+  try { process.kill(pid, 0); } catch { return false; }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch { return false; }
+}
+
+export async function height(n: { rpc: string }): Promise<number> {
+  return Number((await rpcCall(n.rpc, 'status')).result.sync_info.latest_block_height);
+}
+
+export async function waitHeight(n: { rpc: string; home?: string }, h: number, timeoutMs = 60_000): Promise<number> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    let cur = -1;
+    try { cur = await height(n); } catch { /* restarting */ }
+    if (cur >= h) return cur;
+    if (Date.now() > end) throw new Error(`${n.home ?? n.rpc}: height ${cur} did not reach ${h}`);
+    await sleep(200);
+  }
+}
+
+export async function blockAt(n: { rpc: string }, h: number): Promise<{ hash: string; appHash: string }> {
+  const b = (await rpcCall(n.rpc, 'block', { height: String(h) })).result;
+  return { hash: b.block_id.hash, appHash: b.block.header.app_hash };
+}
+
+/** Polls `probe` until it returns a value other than undefined. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 300): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    let v: T | undefined;
+    try { v = await probe(); } catch { /* not yet */ }
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
