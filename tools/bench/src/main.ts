@@ -6,12 +6,15 @@
  *  - tx search latency p50/p99 with 100k indexed txs (in-process, see search.ts);
  *  - committed ERC-20 transfers per second and eth_call latency p50/p99 over the Ethereum JSON-RPC, on a dev
  *    chaind and on the reference dev node hardhat 2 (see evm.ts);
+ *  - with `--only localnet`: the same committed bank sends/s on node 0 of a 4-validator CometBFT localnet
+ *    (`chaind localnet start`), next to the embedded engine's figure in the same run;
  *  - proof of stake, in process (see pos.ts): staking EndBlock and distribution / slashing BeginBlock cost per
  *    block with 100 and 300 validators and 50k delegations, and bank sends/s with and without those modules.
  *
  * Options (`npm run bench -- --key value ...`):
- *   --only node|search|evm|pos run only the node measurements (tx/s, REST), only tx search, only the EVM ones,
- *                              or only the proof-of-stake ones
+ *   --only node|search|evm|pos|localnet   run only the node measurements (tx/s, REST), only tx search, only the
+ *                              EVM ones, only the proof-of-stake ones, or the localnet comparison (not in the default run)
+ *   --localnet-validators N    validators of the localnet comparison (default 4)
  *   --pos-validators 100,300   validator counts of the block-hook measurement
  *   --pos-delegations N        delegations at genesis (default 50000)
  *   --pos-blocks N             blocks measured per scenario (default 20)
@@ -34,7 +37,11 @@ import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import { DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, signSecp256k1Digest, sha256, toBech32 } from '@chain/crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startNode } from '@chain/e2e';
+import { chaind, readNodes } from '@chain/e2e/localnet';
 import { evmBench } from './evm.js';
 import { searchBench } from './search.js';
 import { posBench } from './pos.js';
@@ -58,7 +65,11 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  if (ONLY !== undefined && !['node', 'search', 'evm', 'pos'].includes(ONLY)) throw new Error(`--only must be node, search, evm or pos, not ${ONLY}`);
+  if (ONLY !== undefined && !['node', 'search', 'evm', 'pos', 'localnet'].includes(ONLY)) throw new Error(`--only must be node, search, evm, pos or localnet, not ${ONLY}`);
+  if (ONLY === 'localnet') {
+    await localnetBench(Number(args.get('localnet-validators') ?? 4));
+    return;
+  }
   if (ONLY === undefined || ONLY === 'node') await nodeBench();
   if (ONLY === undefined || ONLY === 'search') await searchBench({ txs: SEARCH_TXS, blockSize: SEARCH_BLOCK_SIZE, runs: SEARCH_RUNS });
   if (ONLY === undefined || ONLY === 'pos') {
@@ -84,11 +95,30 @@ async function main(): Promise<void> {
   }
 }
 
-async function nodeBench(): Promise<void> {
-  const external = args.get('rpc');
+/**
+ * Committed bank sends/s on the embedded engine (a dev chaind) and on node 0 of an N-validator CometBFT localnet
+ * (every validator signs; blocks need 2/3 of them), the same pre-signed load on both.
+ */
+async function localnetBench(validators: number): Promise<void> {
+  console.log('embedded engine (chaind dev):');
+  await nodeBench({ restQueries: false });
+  const dir = mkdtempSync(join(tmpdir(), 'chain-bench-localnet-'));
+  try {
+    await chaind(['localnet', 'start', '--validators', String(validators), '--home', dir, '--timeout-commit', '1s']);
+    const [n0] = readNodes(dir);
+    console.log(`CometBFT localnet, ${validators} validators (load through node 0):`);
+    await nodeBench({ rpc: n0!.rpc, rest: n0!.rest, restQueries: false });
+  } finally {
+    await chaind(['localnet', 'stop', '--home', dir]).catch((e) => console.error(String(e)));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function nodeBench(o: { rpc?: string; rest?: string; restQueries?: boolean } = {}): Promise<void> {
+  const external = o.rpc ?? args.get('rpc');
   const node = external ? undefined : await startNode({ timeoutCommit: '1s', home: args.get('home') });
   const rpcUrl = external ?? node!.rpcUrl;
-  const restUrl = args.get('rest') ?? node!.restUrl;
+  const restUrl = o.rest ?? args.get('rest') ?? node!.restUrl;
   try {
     const status = (await rpc(rpcUrl, 'status', {})).result;
     const chainId = status.node_info.network;
@@ -142,6 +172,7 @@ async function nodeBench(): Promise<void> {
     console.log(`broadcast ${total} txs in ${broadcastMs} ms (${rejected} rejected by CheckTx)`);
     console.log(`committed bank sends: ${committed} in ${end - start} ms over ${endHeight - startHeight} blocks => ${(committed / ((end - start) / 1000)).toFixed(0)} tx/s`);
 
+    if (o.restQueries === false) return;
     // REST balance query latency
     const lat: number[] = [];
     let q = 0;
