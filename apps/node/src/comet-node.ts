@@ -23,10 +23,10 @@ import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { readGenesis } from './config/init.js';
 import { createChainApp } from './app.js';
 import type { ChainApp } from './app.js';
-import { CometSource, createLogger, registerNodeServices, startGrpcServer, startRestServer } from '@chain/server';
+import { CometSource, createLogger, registerNodeServices } from '@chain/server';
 import type { GrpcServer, Logger, RestServer } from '@chain/server';
 import type { NodeOptions } from './node.js';
-import { startJsonRpc } from './jsonrpc/index.js';
+import { startAppTransports } from './app-transports.js';
 import type { JsonRpcServer } from './jsonrpc/index.js';
 import { BECH32_PREFIX } from './config/init.js';
 import { VERSION } from './app.js';
@@ -167,27 +167,9 @@ export class CometNode {
     } else {
       this.log.info(`waiting for the CometBFT at ${this.cometRpcUrl} to connect to ABCI ${this.abci.address}`);
     }
-    if (this.config.app.api.enable) {
-      const a = parseListenAddress(this.config.app.api.address);
-      this.rest = await startRestServer({ app: this.app, api: this.config.app.api, host: a.host, port: a.port, log: this.log.child('rest') });
-      this.log.info(`REST API listening on http://${a.host}:${this.rest.port}`);
-    }
-    if (this.config.app.grpc.enable) {
-      this.grpc = await startGrpcServer({ app: this.app, address: this.config.app.grpc.address, log: this.log.child('grpc') });
-      this.log.info(`gRPC server listening on ${this.config.app.grpc.address} (port ${this.grpc.port}, ${this.grpc.services.length} services)`);
-    }
-    const j = this.config.app['json-rpc'];
-    if (j.enable) {
-      const log = this.log.child('json-rpc');
-      try {
-        this.jsonRpc = await startJsonRpc({
-          app: this.app, registry: this.parts.registry, source: this.source, appToml: this.config.app, version: VERSION, log,
-        });
-        log.info(`Ethereum JSON-RPC listening on http://${j.address} (port ${this.jsonRpc.port}), websocket port ${this.jsonRpc.wsPort}, api ${j.api}`);
-      } catch (e) {
-        log.error(`Ethereum JSON-RPC not started: ${(e as Error).message}`);
-      }
-    }
+    ({ rest: this.rest, grpc: this.grpc, jsonRpc: this.jsonRpc } = await startAppTransports({
+      app: this.app, registry: this.parts.registry, source: this.source, config: this.config, log: this.log,
+    }));
   }
 
   /** Stops CometBFT first (SIGTERM, it finishes its block and closes its connections), then the app's side. */

@@ -16,9 +16,9 @@ import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { BECH32_PREFIX, readGenesis, readValidatorKey } from './config/init.js';
 import { createChainApp, VERSION } from './app.js';
 import type { ChainApp } from './app.js';
-import { COMETBFT_VERSION, EmbeddedSource, createLogger, registerNodeServices, startGrpcServer, startRestServer, startRpcServer } from '@chain/server';
+import { COMETBFT_VERSION, EmbeddedSource, createLogger, registerNodeServices, startRpcServer } from '@chain/server';
 import type { GrpcServer, Logger, RestServer, RpcServer } from '@chain/server';
-import { startJsonRpc } from './jsonrpc/index.js';
+import { startAppTransports } from './app-transports.js';
 import type { JsonRpcServer } from './jsonrpc/index.js';
 
 export { VERSION } from './app.js';
@@ -129,28 +129,9 @@ export class Node {
       host: rpcAddr.host, port: rpcAddr.port, log: this.log.child('rpc'),
     });
     this.log.info(`consensus RPC listening on http://${rpcAddr.host}:${this.rpc.port} (websocket /websocket)`);
-    if (this.config.app.api.enable) {
-      const a = parseListenAddress(this.config.app.api.address);
-      this.rest = await startRestServer({ app: this.app, api: this.config.app.api, host: a.host, port: a.port, log: this.log.child('rest') });
-      this.log.info(`REST API listening on http://${a.host}:${this.rest.port}`);
-    }
-    if (this.config.app.grpc.enable) {
-      this.grpc = await startGrpcServer({ app: this.app, address: this.config.app.grpc.address, log: this.log.child('grpc') });
-      this.log.info(`gRPC server listening on ${this.config.app.grpc.address} (port ${this.grpc.port}, ${this.grpc.services.length} services)`);
-    }
-    const j = this.config.app['json-rpc'];
-    if (j.enable) {
-      const log = this.log.child('json-rpc');
-      try {
-        this.jsonRpc = await startJsonRpc({
-          app: this.app, registry: this.parts.registry, source: this.source, appToml: this.config.app, version: VERSION, log,
-        });
-        log.info(`Ethereum JSON-RPC listening on http://${j.address} (port ${this.jsonRpc.port}), websocket port ${this.jsonRpc.wsPort}, api ${j.api}`);
-      } catch (e) {
-        // an auxiliary transport: a busy port is reported, the node keeps running
-        log.error(`Ethereum JSON-RPC not started: ${(e as Error).message}`);
-      }
-    }
+    ({ rest: this.rest, grpc: this.grpc, jsonRpc: this.jsonRpc } = await startAppTransports({
+      app: this.app, registry: this.parts.registry, source: this.source, config: this.config, log: this.log,
+    }));
   }
 
   async stop(): Promise<void> {

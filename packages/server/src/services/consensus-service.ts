@@ -6,7 +6,7 @@ import type { Block } from '@chain/consensus';
 import { toBech32, toHex } from '@chain/crypto';
 import { statusError, GrpcCode } from '@chain/errors';
 import { chain_base_consensus_v1beta1 } from '../gen/index.js';
-import { blockIdObj, blockObj, commitObj } from './block-json.js';
+import { blockIdObj, blockObj, commitObj, headerObj } from './block-json.js';
 import type { ConsensusSource } from '../consensus-source.js';
 
 export const COMETBFT_VERSION = '0.38.17';
@@ -22,22 +22,8 @@ export const ConsensusService = chain_base_consensus_v1beta1.Service;
 function sdkBlockObj(b: Block, valconsPrefix: string): chain_base_consensus_v1beta1.Block {
   const h = b.header;
   return {
-    header: {
-      version: { block: BigInt(h.version.block), app: BigInt(h.version.app) },
-      chain_id: h.chainId,
-      height: BigInt(h.height),
-      time: { seconds: BigInt(h.time.seconds), nanos: h.time.nanos },
-      last_block_id: blockIdObj(h.lastBlockId),
-      last_commit_hash: h.lastCommitHash,
-      data_hash: h.dataHash,
-      validators_hash: h.validatorsHash,
-      next_validators_hash: h.nextValidatorsHash,
-      consensus_hash: h.consensusHash,
-      app_hash: h.appHash,
-      last_results_hash: h.lastResultsHash,
-      evidence_hash: h.evidenceHash,
-      proposer_address: toBech32(valconsPrefix, h.proposerAddress),
-    },
+    // tendermint.types.Header as block-json writes it, but for the proposer's bech32 consensus address
+    header: { ...headerObj(h), proposer_address: toBech32(valconsPrefix, h.proposerAddress) } as chain_base_consensus_v1beta1.Block['header'],
     data: { txs: b.data.txs },
     evidence: { evidence: [] },
     last_commit: b.lastCommit ? commitObj(b.lastCommit) : null,
