@@ -432,8 +432,17 @@ export class CometSource implements ConsensusSource {
   }
 
   async blockMaxGas(): Promise<number> {
-    const r = await this.call('consensus_params');
-    return num(r.consensus_params?.block?.max_gas);
+    // right after a commit, CometBFT's block store may be a height ahead of its saved state, whose consensus
+    // params it then cannot find ("could not find consensus params for height #H"): ask again shortly
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await this.call('consensus_params');
+        return num(r.consensus_params?.block?.max_gas);
+      } catch (e) {
+        if (attempt >= 20 || !(e instanceof CometRpcError) || !/could not find consensus params/.test(`${e.message} ${e.data}`)) throw e;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
   }
 
   async txByHash(hash: Uint8Array): Promise<SourceTxRef | undefined> {
