@@ -1,17 +1,19 @@
 /**
  * The transports that serve the app in both consensus modes (the embedded engine's `Node` and the CometBFT
- * mode's `CometNode`): the REST gateway, gRPC and the Ethereum JSON-RPC, each as app.toml enables it, reading
- * consensus data through the node's `ConsensusSource`.
+ * mode's `CometNode`): the REST gateway, gRPC and the Ethereum JSON-RPC (all of `@chain/server`; the JSON-RPC
+ * reaches the EVM through the evm module's `evmRpcAdapter`), each as app.toml enables it, reading consensus
+ * data through the node's `ConsensusSource`.
  */
 import type { App } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
+import { evmRpcAdapter } from '@chain/evm';
 import { startGrpcServer, startRestServer } from '@chain/server';
-import type { ConsensusSource, GrpcServer, Logger, RestServer } from '@chain/server';
+import type { ConsensusSource, EthereumExecution, GrpcServer, JsonRpcServer, Logger, RestServer } from '@chain/server';
 import type { NodeConfig } from './config/config.js';
 import { parseListenAddress } from './config/config.js';
+import { BECH32_PREFIX } from './config/init.js';
 import { VERSION } from './app.js';
-import { startJsonRpc } from './jsonrpc/index.js';
-import type { JsonRpcServer } from './jsonrpc/index.js';
+import { startJsonRpc } from './eth-rpc.js';
 
 export interface AppTransports {
   readonly rest?: RestServer;
@@ -43,7 +45,8 @@ export async function startAppTransports(o: {
   if (j.enable) {
     const jlog = log.child('json-rpc');
     try {
-      jsonRpc = await startJsonRpc({ app, registry: o.registry, source: o.source, appToml: config.app, version: VERSION, log: jlog });
+      const execution: EthereumExecution = evmRpcAdapter(app, { bech32Prefix: BECH32_PREFIX });
+      jsonRpc = await startJsonRpc({ app, source: o.source, execution, appToml: config.app, version: VERSION, log: jlog });
       jlog.info(`Ethereum JSON-RPC listening on http://${j.address} (port ${jsonRpc.port}), websocket port ${jsonRpc.wsPort}, api ${j.api}`);
     } catch (e) {
       // an auxiliary transport: a busy port is reported, the node keeps running

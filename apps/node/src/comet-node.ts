@@ -27,7 +27,7 @@ import { CometSource, createLogger, registerNodeServices } from '@chain/server';
 import type { GrpcServer, Logger, RestServer } from '@chain/server';
 import type { NodeOptions } from './node.js';
 import { startAppTransports } from './app-transports.js';
-import type { JsonRpcServer } from './jsonrpc/index.js';
+import type { JsonRpcServer } from '@chain/server';
 import { BECH32_PREFIX } from './config/init.js';
 import { VERSION } from './app.js';
 

@@ -19,7 +19,7 @@ import type { ChainApp } from './app.js';
 import { COMETBFT_VERSION, EmbeddedSource, createLogger, registerNodeServices, startRpcServer } from '@chain/server';
 import type { GrpcServer, Logger, RestServer, RpcServer } from '@chain/server';
 import { startAppTransports } from './app-transports.js';
-import type { JsonRpcServer } from './jsonrpc/index.js';
+import type { JsonRpcServer } from '@chain/server';
 
 export { VERSION } from './app.js';
 

@@ -32,7 +32,7 @@ import { createChainApp } from '../src/app.js';
 import type { ChainApp } from '../src/app.js';
 import { initHome, readGenesis, readValidatorKey } from '../src/config/init.js';
 import { exportFromStore, exportGenesisDoc, openNodeStore } from '../src/export.js';
-import { rlp, uintBytes } from '../src/jsonrpc/trie.js';
+import { rlp, uintBytes } from '@chain/server';
 
 const E18 = 10n ** 18n;
 const DENOM = 'achain';

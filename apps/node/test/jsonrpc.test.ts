@@ -7,7 +7,7 @@ import { applyFlags, loadConfig } from '../src/config/config.js';
 import type { NodeConfig } from '../src/config/config.js';
 import { initHome } from '../src/config/init.js';
 import { createLogger } from '@chain/server';
-import { minGasPriceWei } from '../src/jsonrpc/index.js';
+import { minGasPriceWei } from '../src/eth-rpc.js';
 
 describe('Ethereum JSON-RPC (in-process node)', function () {
   this.timeout(30_000);

@@ -29,6 +29,7 @@ export {
   traceCall, traceBlock, createTracer, TraceTimeoutError, TracerNotFoundError, DEFAULT_TRACE_TIMEOUT_MS, TRACER_NAMES,
 } from './trace.js';
 export type { TracerOptions, ResultTracer, TracedTx } from './trace.js';
+export { EvmRpcAdapter, evmRpcAdapter, type EvmRpcAdapterOptions } from './rpc-adapter.js';
 export { decodeEthTx, effectiveGasPrice, hexAddress, wrapEthereumTx, revertReason } from './ethtx.js';
 export type { EthTx, WrapOptions, WrappedEthTx } from './ethtx.js';
 export { ContextStateManager, CodeCache } from './statedb.js';

@@ -5,7 +5,7 @@
 import { Context, InfiniteGasMeter } from '@chain/app';
 import type { BlockInfo } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
-import { fromUtf8, keccak256, utf8 } from '@chain/crypto';
+import { addToBloom, fromUtf8, keccak256, utf8 } from '@chain/crypto';
 import { prefixEnd } from '@chain/store';
 import type { EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
 import { parseEip155ChainId } from './crypto.js';
@@ -75,14 +75,8 @@ export function unmetered(ctx: Context): Context {
   return new Context(ctx.ms, ctx.block, ctx.mode === 'query' ? 'query' : 'block', new InfiniteGasMeter(), ctx.events, ctx.minGasPrices);
 }
 
-/** Adds `data` to a 2048-bit logs bloom (the Ethereum bloom function). */
-export function addToBloom(bloom: Uint8Array, data: Uint8Array): void {
-  const h = keccak256(data);
-  for (let i = 0; i < 6; i += 2) {
-    const bit = ((h[i]! << 8) | h[i + 1]!) & 2047;
-    bloom[255 - (bit >> 3)]! |= 1 << (bit & 7);
-  }
-}
+/** Adds `data` to a 2048-bit logs bloom (the Ethereum bloom function; @chain/crypto's). */
+export { addToBloom };
 
 export class EvmKeeper {
   readonly registry: ProtoRegistry;

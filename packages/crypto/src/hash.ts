@@ -48,3 +48,12 @@ export function keccak256(data: Uint8Array): Uint8Array {
 export function ripemd160(data: Uint8Array): Uint8Array {
   return nobleRipemd160(data);
 }
+
+/** Adds `data` to a 2048-bit Ethereum logs bloom (3 bits chosen by keccak256(data); the yellow paper's M3:2048). */
+export function addToBloom(bloom: Uint8Array, data: Uint8Array): void {
+  const h = keccak256(data);
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((h[i]! << 8) | h[i + 1]!) & 2047;
+    bloom[255 - (bit >> 3)]! |= 1 << (bit & 7);
+  }
+}

@@ -1,4 +1,4 @@
-export { sha256, keccak256, ripemd160, nativeKeccak } from './hash.js';
+export { sha256, keccak256, ripemd160, nativeKeccak, addToBloom } from './hash.js';
 export {
   toHex, fromHex, toBase64, fromBase64, utf8, fromUtf8, equalBytes, concatBytes, toBech32, fromBech32, Bech32Codec, decodeAddress,
 } from './encoding.js';

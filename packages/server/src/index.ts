@@ -6,7 +6,9 @@
  * - the CometBFT-compatible RPC and websocket of the embedded engine (`startRpcServer`: it serves an
  *   `Engine` of @chain/consensus; in CometBFT mode CometBFT serves its own);
  * - the node-level query services (`registerNodeServices`: the tx service and the node-info/blocks service),
- *   over a `ConsensusSource` (`EmbeddedSource` over the embedded engine, `CometSource` over a CometBFT's RPC).
+ *   over a `ConsensusSource` (`EmbeddedSource` over the embedded engine, `CometSource` over a CometBFT's RPC);
+ * - the Ethereum JSON-RPC and its websocket (`startJsonRpcServer` over a `Backend`: the consensus source, the
+ *   app and the chain's EVM through the `EthereumExecution` adapter, which the EVM module implements).
  *
  * A chain composes its `App` (modules, router, registry), adds `SERVER_PROTO_DIR` to its registry, picks a
  * consensus source, registers the node services and starts the transports it wants.
@@ -41,6 +43,15 @@ export { checkTxAsync, MEMPOOL_ERROR_CODES } from './services/broadcast.js';
 
 export { EmbeddedSource, CometSource, CometRpcError, parseCometTime, decodeCometBlock, decodeTxResult } from './consensus-source.js';
 export type { ConsensusSource, SourceStatus, SourceNodeInfo, SourceTxRef, SearchPage, BroadcastCommitResult, CometSourceOptions } from './consensus-source.js';
+
+export {
+  startJsonRpcServer, Backend as EthRpcBackend, RpcError as EthRpcError, JSON_RPC_NAMESPACES,
+  addToBloom, logsBloom, encodeReceipt, orderedTrieRoot, rlp, uintBytes, parseGoDuration, parseTraceConfig,
+} from './eth-rpc/index.js';
+export type {
+  JsonRpcServer, JsonRpcServerOptions, JsonRpcSettings, EthereumExecution, EthTxView, EthTraceOptions, EthTracedTx,
+  BackendOptions as EthRpcBackendOptions, EthBlock, EthTxInfo, LogJSON as EthLogJSON, ReceiptLog,
+} from './eth-rpc/index.js';
 
 export { readBody, lingerOnClose, LINGER_MS } from './http-body.js';
 export type { BodyResult } from './http-body.js';

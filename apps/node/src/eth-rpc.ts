@@ -1,20 +1,12 @@
-/** Ethereum JSON-RPC: settings from `[json-rpc]` and the server start for the node. */
+/**
+ * The node's Ethereum JSON-RPC: its settings from app.toml's `[json-rpc]` and the start of `@chain/server`'s
+ * server over the node's consensus source and the evm module's adapter (`evmRpcAdapter` of `@chain/evm`).
+ */
 import type { App } from '@chain/app';
-import type { ProtoRegistry } from '@chain/codec';
-import type { ConsensusSource } from '@chain/server';
-import type { AppToml } from '../config/config.js';
-import { parseDurationMs, parseListenAddress } from '../config/config.js';
-import { Backend } from './backend.js';
-import { startJsonRpcServer } from './server.js';
-import type { JsonRpcServer } from './server.js';
-import type { JsonRpcSettings } from './types.js';
-
-export type { JsonRpcServer } from './server.js';
-export type { JsonRpcSettings } from './types.js';
-export { Backend } from './backend.js';
-export { startJsonRpcServer } from './server.js';
-
-export const ALL_NAMESPACES = ['eth', 'net', 'web3', 'txpool', 'debug', 'personal', 'miner'];
+import { EthRpcBackend, JSON_RPC_NAMESPACES, startJsonRpcServer } from '@chain/server';
+import type { ConsensusSource, EthereumExecution, JsonRpcServer, JsonRpcSettings } from '@chain/server';
+import type { AppToml } from './config/config.js';
+import { parseDurationMs, parseListenAddress } from './config/config.js';
 
 export function jsonRpcSettings(app: AppToml, version: string): JsonRpcSettings {
   const j = app['json-rpc'];
@@ -48,8 +40,9 @@ export function minGasPriceWei(minGasPrices: string, denom = 'achain'): bigint {
 
 export interface StartJsonRpcOptions {
   readonly app: App;
-  readonly registry: ProtoRegistry;
   readonly source: ConsensusSource;
+  /** the chain's EVM as the JSON-RPC uses it (`evmRpcAdapter` of @chain/evm) */
+  readonly execution: EthereumExecution;
   readonly appToml: AppToml;
   readonly version: string;
   readonly log: { info(m: string): void; warn(m: string): void; error(m: string, ctx?: Record<string, unknown>): void };
@@ -58,9 +51,9 @@ export interface StartJsonRpcOptions {
 
 export async function startJsonRpc(o: StartJsonRpcOptions): Promise<JsonRpcServer> {
   const settings = jsonRpcSettings(o.appToml, o.version);
-  for (const ns of settings.namespaces) if (!ALL_NAMESPACES.includes(ns)) o.log.warn(`[json-rpc] invalid namespace value ${JSON.stringify(ns)}; ignored`);
+  for (const ns of settings.namespaces) if (!JSON_RPC_NAMESPACES.includes(ns)) o.log.warn(`[json-rpc] invalid namespace value ${JSON.stringify(ns)}; ignored`);
   for (const ns of ['personal', 'miner']) if (settings.namespaces.has(ns)) o.log.warn(`[json-rpc] namespace ${ns} has no methods in this node yet`);
-  const backend = new Backend({ source: o.source, app: o.app, registry: o.registry, minGasPrice: minGasPriceWei(o.appToml['minimum-gas-prices']) });
+  const backend = new EthRpcBackend({ source: o.source, app: o.app, execution: o.execution, minGasPrice: minGasPriceWei(o.appToml['minimum-gas-prices']) });
   const j = o.appToml['json-rpc'];
   return startJsonRpcServer({
     backend, settings, log: o.log,

@@ -1,16 +1,16 @@
 /**
- * Ethereum trie roots of the JSON-RPC blocks (src/jsonrpc/trie.ts) against independent values: roots of
+ * Ethereum trie roots of the JSON-RPC blocks (src/eth-rpc/trie.ts) against independent values: roots of
  * generated tries computed with @ethereumjs/mpt 10.1.3 (`MerklePatriciaTrie.put(RLP.encode(i), v)`), and roots
  * hardhat 2.29.1 reported for blocks with one tx (the same txs the e2e cross-check sends).
  */
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { encodeReceipt, orderedTrieRoot, rlp, uintBytes } from '../src/jsonrpc/trie.js';
+import { encodeReceipt, orderedTrieRoot, rlp, uintBytes } from '../src/eth-rpc/trie.js';
 
 const hex = (b: Uint8Array): string => '0x' + Buffer.from(b).toString('hex');
 const bytes = (h: string): Uint8Array => Buffer.from(h.replace(/^0x/, ''), 'hex');
 
-describe('jsonrpc trie roots', () => {
+describe('eth-rpc trie roots', () => {
   it('RLP of strings and nested lists', () => {
     expect(hex(rlp(new Uint8Array()))).to.equal('0x80');
     expect(hex(rlp(Uint8Array.of(0x7f)))).to.equal('0x7f');

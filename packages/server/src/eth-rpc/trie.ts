@@ -4,8 +4,7 @@
  * (`transactionsRoot`) or the typed receipt encodings (`receiptsRoot`), and the receipt's logs bloom. A block
  * with the same Ethereum txs and results as an Ethereum block has the same two roots.
  */
-import { keccak256 } from '@chain/crypto';
-import { addToBloom } from '@chain/evm';
+import { addToBloom, keccak256 } from '@chain/crypto';
 
 type RlpItem = Uint8Array | RlpItem[];
 
@@ -84,6 +83,8 @@ export function orderedTrieRoot(values: readonly Uint8Array[]): Uint8Array {
 export interface ReceiptLog { readonly address: string; readonly topics: readonly string[]; readonly data: string }
 
 const bytes = (h: string): Uint8Array => Buffer.from(h.startsWith('0x') ? h.slice(2) : h, 'hex');
+
+export { addToBloom };
 
 /** The 2048-bit logs bloom of a receipt's logs. */
 export function logsBloom(logs: readonly ReceiptLog[]): Uint8Array {

@@ -4,15 +4,14 @@
  * `fee_market` / `block_gas` / `block_bloom` events, cached per height since committed blocks never
  * change), the eth-hash → tx lookup through the tx index, and state queries at a height.
  */
-import type { ProtoObject, ProtoRegistry } from '@chain/codec';
+import type { ProtoObject } from '@chain/codec';
 import type { StoredBlock, StoredResults } from '@chain/consensus';
 import type { Event } from '@chain/events';
-import { decodeTx } from '@chain/tx';
-import { decodeEthTx, effectiveGasPrice, parseEip155ChainId, MSG_ETHEREUM_TX } from '@chain/evm';
-import type { EthTx } from '@chain/evm';
 import { keccak256 } from '@chain/crypto';
+import { decodeTx } from '@chain/tx';
 import type { App } from '@chain/app';
-import type { ConsensusSource } from '@chain/server';
+import type { ConsensusSource } from '../consensus-source.js';
+import type { EthTxView as EthTx, EthereumExecution } from './adapter.js';
 import { encodeReceipt, orderedTrieRoot } from './trie.js';
 import { InvalidParams, ServerError, ZERO_HASH, hex, parseHash, parseQty } from './util.js';
 
@@ -63,7 +62,8 @@ export interface EthBlock {
 export interface BackendOptions {
   readonly source: ConsensusSource;
   readonly app: App;
-  readonly registry: ProtoRegistry;
+  /** the chain's EVM (tx decoding, wrapping, tracing, its query service) */
+  readonly execution: EthereumExecution;
   readonly minGasPrice: bigint;
 }
 
@@ -76,7 +76,7 @@ function attr(e: Event, key: string): string | undefined {
 export class Backend {
   readonly source: ConsensusSource;
   readonly app: App;
-  readonly registry: ProtoRegistry;
+  readonly execution: EthereumExecution;
   readonly chainId: bigint;
   readonly minGasPrice: bigint;
   private readonly cache = new Map<number, EthBlock>();
@@ -85,8 +85,8 @@ export class Backend {
   constructor(opts: BackendOptions) {
     this.source = opts.source;
     this.app = opts.app;
-    this.registry = opts.registry;
-    this.chainId = parseEip155ChainId(opts.source.chainId);
+    this.execution = opts.execution;
+    this.chainId = opts.execution.chainId(opts.source.chainId);
     this.minGasPrice = opts.minGasPrice;
   }
 
@@ -121,11 +121,11 @@ export class Backend {
     return n;
   }
 
-  /** A state query (`/chain.evm.v1.Query/<method>`) at the height of a block tag. */
+  /** A query of the EVM's query service (`/chain.evm.v1.Query/<method>`) at the height of a block tag. */
   async query(method: string, req: ProtoObject, tag: unknown): Promise<ProtoObject> {
     const h = await this.resolveTag(tag, true);
     try {
-      return await this.app.runQuery(`/chain.evm.v1.Query/${method}`, req, h);
+      return await this.app.runQuery(`${this.execution.queryService}/${method}`, req, h);
     } catch (e) {
       throw ServerError((e as Error).message);
     }
@@ -133,7 +133,7 @@ export class Backend {
 
   /** The evm param allow_unprotected_txs at the latest height. */
   async unprotectedAllowed(): Promise<boolean> {
-    const p = (await this.app.runQuery('/chain.evm.v1.Query/Params', {})).params as { allow_unprotected_txs?: boolean };
+    const p = (await this.app.runQuery(`${this.execution.queryService}/Params`, {})).params as { allow_unprotected_txs?: boolean };
     return p.allow_unprotected_txs === true;
   }
 
@@ -142,7 +142,7 @@ export class Backend {
       const maxGas = await this.source.blockMaxGas();
       if (maxGas > 0) this.blockGasLimit = BigInt(maxGas);
       else {
-        const p = (await this.app.runQuery('/chain.evm.v1.Query/Params', {})).params as { block_gas_limit?: bigint | number | string };
+        const p = (await this.app.runQuery(`${this.execution.queryService}/Params`, {})).params as { block_gas_limit?: bigint | number | string };
         this.blockGasLimit = BigInt(p.block_gas_limit ?? 30_000_000);
       }
     }
@@ -188,7 +188,7 @@ export class Backend {
       if (ethEvents.length === 0) continue;
       let raws: Uint8Array[];
       try {
-        raws = decodeTx(this.registry, b.block.data.txs[i]!).msgs.filter((m) => m.name === MSG_ETHEREUM_TX).map((m) => m.message.raw as Uint8Array);
+        raws = this.execution.ethereumTxsOf(decodeTx(this.app.registry, b.block.data.txs[i]!).msgs);
       } catch {
         continue;
       }
@@ -200,7 +200,7 @@ export class Backend {
       for (const raw of raws) {
         let tx: EthTx;
         // txs in blocks passed the ante: unprotected ones were allowed then
-        try { tx = decodeEthTx(raw, this.chainId, { allowUnprotected: true }); } catch { continue; }
+        try { tx = this.execution.decodeTx(raw, this.chainId, { allowUnprotected: true }); } catch { continue; }
         const ev = ethEvents.find((e) => attr(e, 'ethereumTxHash') === tx.hashHex);
         if (!ev) continue;
         const gasUsed = BigInt(attr(ev, 'txGasUsed') ?? '0');
@@ -211,7 +211,7 @@ export class Backend {
           index: txs.length,
           gasUsed,
           cumulativeGasUsed: cumulative,
-          effectiveGasPrice: effectiveGasPrice(tx, baseFee),
+          effectiveGasPrice: this.execution.effectiveGasPrice(tx, baseFee),
           failed: attr(ev, 'ethereumTxFailed'),
           logs: logs.filter((l) => l.transactionHash === tx.hashHex),
           contractAddress: contract ? contract.toLowerCase() : undefined,
@@ -263,8 +263,7 @@ export class Backend {
 
   ethTxsOf(cosmosTx: Uint8Array): EthTx[] {
     try {
-      return decodeTx(this.registry, cosmosTx).msgs.filter((m) => m.name === MSG_ETHEREUM_TX)
-        .map((m) => decodeEthTx(m.message.raw as Uint8Array, this.chainId, { allowUnprotected: true }));
+      return this.execution.ethereumTxsOf(decodeTx(this.app.registry, cosmosTx).msgs).map((raw) => this.execution.decodeTx(raw, this.chainId, { allowUnprotected: true }));
     } catch {
       return [];
     }

@@ -1,7 +1,7 @@
 /** Ethereum JSON shapes of blocks, headers, txs, receipts and logs, and log filter matching. */
-import { addToBloom } from '@chain/evm';
-import type { EthTx } from '@chain/evm';
+import type { EthTxView as EthTx } from './adapter.js';
 import type { EthBlock, EthTxInfo, LogJSON } from './backend.js';
+import { logsBloom } from './trie.js';
 import { EMPTY_ROOT, EMPTY_UNCLES, InvalidParams, ZERO_HASH, hex, parseAddr, qty } from './util.js';
 
 export function formatLog(l: LogJSON, blockHash: string, timestamp: number): Record<string, unknown> {
@@ -90,11 +90,7 @@ function rlpList(b: Uint8Array): Uint8Array[] {
 }
 
 export function formatReceipt(t: EthTxInfo): Record<string, unknown> {
-  const bloom = new Uint8Array(256);
-  for (const l of t.logs) {
-    addToBloom(bloom, Buffer.from(l.address.slice(2), 'hex'));
-    for (const topic of l.topics) addToBloom(bloom, Buffer.from(topic.slice(2), 'hex'));
-  }
+  const bloom = logsBloom(t.logs);
   return {
     transactionHash: t.tx.hashHex,
     transactionIndex: qty(t.index),

@@ -1,6 +1,6 @@
 /** The `net`, `web3` and `txpool` namespaces. */
 import { keccak256 } from '@chain/crypto';
-import type { EthTx } from '@chain/evm';
+import type { EthTxView as EthTx } from './adapter.js';
 import { formatTx } from './format.js';
 import type { Handler } from './types.js';
 import { hex, parseData, qty } from './util.js';

@@ -4,7 +4,7 @@
  * - debug_traceTransaction(hash, config?), debug_traceBlockByNumber(number, config?),
  *   debug_traceBlockByHash(hash, config?): the block is replayed on a throwaway branch of the state after
  *   the previous height (its begin-block hooks, then every tx before the traced one, Cosmos txs included;
- *   see traceBlock in @chain/evm), so a trace shows exactly the recorded execution; the replayed gas used
+ *   the adapter's traceBlock, `EthereumExecution`), so a trace shows exactly the recorded execution; the replayed gas used
  *   and failure are checked against the receipt.
  * - debug_traceCall(call, blockNrOrHash, config?): the call on the state of that block, with
  *   `config.stateOverrides` (geth StateOverride) applied on a throwaway branch.
@@ -16,10 +16,7 @@
  */
 import { fromTimestamp } from '@chain/consensus';
 import type { ReplayBlockRequest } from '@chain/app';
-import {
-  TraceTimeoutError, TracerNotFoundError, traceBlock, traceCall,
-} from '@chain/evm';
-import type { EvmKeeper, EvmModule, TracedTx, TracerOptions } from '@chain/evm';
+import type { EthTraceOptions as TracerOptions, EthTracedTx as TracedTx } from './adapter.js';
 import type { Backend, EthBlock } from './backend.js';
 import { callRequest } from './eth.js';
 import type { Handler } from './types.js';
@@ -85,16 +82,9 @@ export function parseTraceConfig(v: unknown, call = false): { opts: TracerOption
   return { opts, overrides: call ? c.stateOverrides : undefined };
 }
 
-function evmKeeper(b: Backend): EvmKeeper {
-  const m = b.app.module<EvmModule>('evm');
-  if (!m) throw ServerError('this node has no evm module');
-  return m.keeper;
-}
-
 /** Tracing failures → JSON-RPC errors (timeouts, unknown tracers, bad calls: -32000 with the message). */
 function rpcError(e: unknown): Error {
   if (e instanceof RpcError) return e;
-  if (e instanceof TraceTimeoutError || e instanceof TracerNotFoundError) return ServerError(e.message);
   return ServerError(e instanceof Error ? e.message : String(e));
 }
 
@@ -112,7 +102,7 @@ async function traceEthBlock(b: Backend, block: EthBlock, opts: TracerOptions, o
   if (block.height <= 1) throw ServerError('genesis is not traceable');
   let traced: TracedTx[];
   try {
-    traced = await traceBlock(b.app, evmKeeper(b), await replayRequest(b, block.height), opts, only);
+    traced = await b.execution.traceBlock(await replayRequest(b, block.height), opts, only);
   } catch (e) {
     throw rpcError(e);
   }
@@ -160,9 +150,8 @@ export const debugMethods: Record<string, Handler> = {
     const req = callRequest(call, ctx, overrides);
     const { backend } = ctx;
     const height = await backend.resolveTag(tag ?? 'latest', true);
-    const keeper = evmKeeper(backend);
     try {
-      return await backend.app.atHeight(height, (q) => traceCall(keeper, q, req, opts));
+      return await backend.execution.traceCall(height, req, opts);
     } catch (e) {
       throw rpcError(e);
     }

@@ -1,8 +1,6 @@
 /** The `eth` namespace: chain, state, call, fees, send, txs, receipts, blocks and logs. */
-import { EvmErrors, parseStateOverride, revertReason, wrapEthereumTx } from '@chain/evm';
 import type { ProtoObject } from '@chain/codec';
 import { MempoolError } from '@chain/consensus';
-import { BECH32_PREFIX } from '../config/init.js';
 import type { Backend, EthBlock } from './backend.js';
 import { blockLogs, formatBlock, formatReceipt, formatTx, parseCriteria } from './format.js';
 import type { Handler, RpcContext } from './types.js';
@@ -33,24 +31,24 @@ export function callRequest(v: unknown, ctx: RpcContext, overrides?: unknown): P
     value: c.value !== undefined && c.value !== null ? parseQty(c.value, 'value').toString() : '',
     gas,
     gas_price: price !== undefined && price !== null ? parseQty(price, 'gasPrice').toString() : '',
-    overrides: stateOverrideJson(overrides),
+    overrides: stateOverrideJson(ctx.backend, overrides),
   };
 }
 
 /** A StateOverride param, validated, as the JSON text of the query request ('' for none). */
-function stateOverrideJson(o: unknown): string {
+function stateOverrideJson(b: Backend, o: unknown): string {
   if (o === undefined || o === null) return '';
   try {
-    parseStateOverride(o);
+    b.execution.validateStateOverride(o);
   } catch (e) {
     throw InvalidParams((e as Error).message);
   }
   return JSON.stringify(o);
 }
 
-function failure(vmError: string, ret: Uint8Array | undefined): Error {
+function failure(b: Backend, vmError: string, ret: Uint8Array | undefined): Error {
   const r = ret ?? new Uint8Array();
-  if (vmError.startsWith('execution reverted')) return Reverted(revertReason(r), hex(r));
+  if (vmError.startsWith('execution reverted')) return Reverted(b.execution.revertReason(r), hex(r));
   return ServerError(vmError);
 }
 
@@ -99,12 +97,12 @@ export const ethMethods: Record<string, Handler> = {
   eth_call: async ([call, tag, overrides], ctx) => {
     // the evm keeper enforces `evm-timeout` (the run yields while it executes and aborts at the deadline)
     const r = await ctx.backend.query('EthCall', callRequest(call, ctx, overrides), tag);
-    if (r.vm_error) throw failure(String(r.vm_error), r.ret as Uint8Array);
+    if (r.vm_error) throw failure(ctx.backend, String(r.vm_error), r.ret as Uint8Array);
     return hex((r.ret as Uint8Array | undefined) ?? new Uint8Array());
   },
   eth_estimateGas: async ([call, tag, overrides], ctx) => {
     const r = await ctx.backend.query('EstimateGas', callRequest(call, ctx, overrides), tag ?? 'latest');
-    if (r.vm_error) throw failure(String(r.vm_error), r.ret as Uint8Array);
+    if (r.vm_error) throw failure(ctx.backend, String(r.vm_error), r.ret as Uint8Array);
     return qty(BigInt(r.gas as bigint));
   },
   eth_gasPrice: async (_p, { backend }) => {
@@ -149,18 +147,19 @@ export const ethMethods: Record<string, Handler> = {
     const raw = parseData(rawHex, 'raw transaction');
     // as Ethermint: an unprotected tx passes the RPC when the node (allow-unprotected-txs) or the chain
     // (the evm param, which the ante handler then applies) allows it; the param is read only for such txs
-    const wrap = (allowUnprotected: boolean): ReturnType<typeof wrapEthereumTx> =>
-      wrapEthereumTx(backend.registry, raw, { chainId: backend.chainId, prefix: BECH32_PREFIX, allowUnprotected });
+    const { execution } = backend;
+    const wrap = (allowUnprotected: boolean): ReturnType<typeof execution.wrapTx> =>
+      execution.wrapTx(raw, { chainId: backend.chainId, allowUnprotected });
     let wrapped;
     try {
       try {
         wrapped = wrap(settings.allowUnprotectedTxs);
       } catch (e) {
-        if (!EvmErrors.UnprotectedTx.is(e) || !(await backend.unprotectedAllowed())) throw e;
+        if (!execution.isUnprotectedTxError(e) || !(await backend.unprotectedAllowed())) throw e;
         wrapped = wrap(true);
       }
     } catch (e) {
-      if (EvmErrors.UnprotectedTx.is(e)) throw ServerError('only replay-protected (EIP-155) transactions allowed over RPC');
+      if (execution.isUnprotectedTxError(e)) throw ServerError('only replay-protected (EIP-155) transactions allowed over RPC');
       throw ServerError((e as Error).message);
     }
     const fee = wrapped.decoded.gasLimit * wrapped.decoded.gasFeeCap;

@@ -18,7 +18,7 @@ import { netMethods, txpoolMethods, web3Methods } from './misc.js';
 import { SubscriptionHub, WsConnection, subscriptionMethods } from './subscriptions.js';
 import type { Handler, JsonRpcSettings, RpcContext } from './types.js';
 import { InvalidRequest, MethodNotFound, ParseError, RpcError, paramList } from './util.js';
-import { readBody } from '@chain/server';
+import { readBody } from '../http-body.js';
 
 export interface JsonRpcServer {
   readonly port: number;

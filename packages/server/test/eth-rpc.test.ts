@@ -1,0 +1,150 @@
+/**
+ * The Ethereum JSON-RPC of the host over a stub `EthereumExecution` adapter, a stub consensus source and a
+ * stub app (no module): what the server itself does with the adapter's answers. The server against the real
+ * evm module: apps/node/test/jsonrpc.test.ts and e2e/test/eth-*.test.ts.
+ */
+import { expect } from 'chai';
+import type { App } from '@chain/app';
+import type { ProtoObject } from '@chain/codec';
+import type { StoredBlock, StoredResults } from '@chain/consensus';
+import { EthRpcBackend, startJsonRpcServer } from '../src/index.js';
+import type { ConsensusSource, EthereumExecution, EthTxView, JsonRpcServer, JsonRpcSettings } from '../src/index.js';
+
+const hex = (b: Uint8Array): string => '0x' + Buffer.from(b).toString('hex');
+
+class UnprotectedError extends Error {}
+
+const TX: EthTxView = {
+  raw: Uint8Array.of(1, 2, 3), hashHex: '0x' + 'ab'.repeat(32), type: 2, chainId: 9000n, nonce: 0n, gasLimit: 21_000n,
+  gasFeeCap: 10n, gasTipCap: 1n, to: new Uint8Array(20), value: 5n, data: new Uint8Array(), accessList: [],
+  sender: new Uint8Array(20).fill(1), protected: true,
+};
+
+describe('eth-rpc over a stub adapter', function () {
+  let server: JsonRpcServer;
+  let url: string;
+  const queries: string[] = [];
+  const broadcast: Uint8Array[] = [];
+  const overrides: unknown[] = [];
+
+  const execution: EthereumExecution = {
+    queryService: '/test.evm.v1.Query',
+    chainId: (id) => BigInt(/_(\d+)-/.exec(id)![1]!),
+    ethereumTxsOf: () => [],
+    decodeTx: () => TX,
+    effectiveGasPrice: (tx, baseFee) => baseFee + tx.gasTipCap,
+    wrapTx: (raw, opts) => {
+      if (raw[0] === 0xff && !opts.allowUnprotected) throw new UnprotectedError('unprotected');
+      return { tx: Uint8Array.of(9, 9), ethHash: new Uint8Array(32).fill(0xcd), decoded: TX };
+    },
+    isUnprotectedTxError: (e) => e instanceof UnprotectedError,
+    validateStateOverride: (o) => {
+      overrides.push(o);
+      if (typeof o !== 'object') throw new Error('bad override');
+    },
+    revertReason: (ret) => (ret.length > 0 ? `reason of ${ret.length} bytes` : undefined),
+    traceBlock: async () => [],
+    traceCall: async (height, req) => ({ height, to: req.to }),
+  };
+
+  const block = (height: number): StoredBlock => ({
+    block: {
+      header: { height, time: { seconds: 1_700_000_000 + height, nanos: 0 }, lastBlockId: { hash: new Uint8Array(32).fill(height - 1) }, proposerAddress: new Uint8Array(20).fill(7), appHash: new Uint8Array(32).fill(3) },
+      data: { txs: [] },
+    },
+    blockId: { hash: new Uint8Array(32).fill(height) },
+    size: 100,
+  }) as unknown as StoredBlock;
+  const results = (height: number): StoredResults => ({
+    height, txResults: [], validatorUpdates: [], appHash: new Uint8Array(32),
+    events: [{ type: 'fee_market', attributes: [{ key: 'base_fee', value: '7' }] }, { type: 'block_gas', attributes: [{ key: 'amount', value: '0' }] }],
+  }) as unknown as StoredResults;
+
+  const source = {
+    kind: 'stub', chainId: 'test_9000-1',
+    latestHeight: async () => 3, earliestHeight: async () => 1,
+    block: async (h: number) => (h >= 1 && h <= 3 ? block(h) : undefined),
+    results: async (h: number) => (h >= 1 && h <= 3 ? results(h) : undefined),
+    heightByHash: async () => undefined,
+    blockMaxGas: async () => 1_000_000,
+    searchTxs: async () => ({ total: 0, txs: [] }),
+    pendingTxs: async () => [],
+    onPendingTx: () => () => {},
+    onNewBlock: () => () => {},
+    broadcastSync: async (raw: Uint8Array) => { broadcast.push(raw); return { code: 0, log: '' }; },
+  } as unknown as ConsensusSource;
+
+  const app = {
+    registry: undefined,
+    runQuery: async (path: string, req: ProtoObject) => {
+      queries.push(path);
+      const method = path.slice(path.lastIndexOf('/') + 1);
+      if (method === 'Balance') return { balance: '100' };
+      if (method === 'Params') return { params: { allow_unprotected_txs: false } };
+      if (method === 'EthCall') return req.to === '0x' + '22'.repeat(20) ? { vm_error: 'execution reverted', ret: Uint8Array.of(1, 2) } : { ret: Uint8Array.of(0xaa) };
+      throw new Error(`unexpected ${path}`);
+    },
+  } as unknown as App;
+
+  const settings: JsonRpcSettings = {
+    namespaces: new Set(['eth', 'net', 'web3', 'debug']), gasCap: 25_000_000n, txFeeCapWei: 0n, filterCap: 10, filterTimeoutMs: 60_000,
+    feeHistoryCap: 100, logsCap: 10_000, blockRangeCap: 10_000, httpTimeoutMs: 0, httpIdleTimeoutMs: 0, maxOpenConnections: 0,
+    allowUnprotectedTxs: false, batchLimit: 10, maxBodyBytes: 1 << 20, maxSubscriptionsPerConnection: 10, clientVersion: 'test/v1',
+  };
+
+  before(async () => {
+    const backend = new EthRpcBackend({ source, app, execution, minGasPrice: 0n });
+    server = await startJsonRpcServer({ backend, settings, http: { host: '127.0.0.1', port: 0 }, log: { info() {}, error() {} } });
+    url = `http://127.0.0.1:${server.port}`;
+  });
+  after(() => server?.close());
+
+  const rpc = async (method: string, params: unknown[] = []): Promise<any> => {
+    const r = await fetch(url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), headers: { 'content-type': 'application/json' } });
+    return r.json();
+  };
+
+  it('takes the chain id from the adapter and serves only the enabled namespaces', async () => {
+    expect((await rpc('eth_chainId')).result).to.equal('0x2328');
+    expect((await rpc('net_version')).result).to.equal('9000');
+    expect((await rpc('web3_clientVersion')).result).to.equal('test/v1');
+    expect((await rpc('txpool_status')).error.code).to.equal(-32601);
+  });
+
+  it("queries the adapter's query service at the tag's height", async () => {
+    expect((await rpc('eth_getBalance', ['0x' + '11'.repeat(20), 'latest'])).result).to.equal('0x64');
+    expect(queries).to.include('/test.evm.v1.Query/Balance');
+    expect((await rpc('eth_getBalance', ['0x' + '11'.repeat(20), '0x9'])).error.code).to.equal(-32000);
+  });
+
+  it('eth_call: state overrides are checked by the adapter, reverts carry its reason', async () => {
+    const ok = await rpc('eth_call', [{ to: '0x' + '11'.repeat(20) }, 'latest', { ['0x' + '33'.repeat(20)]: { balance: '0x1' } }]);
+    expect(ok.result).to.equal('0xaa');
+    expect(overrides).to.have.length(1);
+    expect((await rpc('eth_call', [{ to: '0x' + '11'.repeat(20) }, 'latest', 'nope'])).error).to.deep.include({ code: -32602, message: 'bad override' });
+    const rev = await rpc('eth_call', [{ to: '0x' + '22'.repeat(20) }, 'latest']);
+    expect(rev.error).to.deep.equal({ code: 3, message: 'execution reverted: reason of 2 bytes', data: '0x0102' });
+  });
+
+  it('eth_sendRawTransaction broadcasts what the adapter wraps; unprotected txs as the chain param says', async () => {
+    expect((await rpc('eth_sendRawTransaction', ['0x010203'])).result).to.equal(hex(new Uint8Array(32).fill(0xcd)));
+    expect(broadcast.map(hex)).to.deep.equal(['0x0909']);
+    const u = await rpc('eth_sendRawTransaction', ['0xff']);
+    expect(u.error.message).to.equal('only replay-protected (EIP-155) transactions allowed over RPC');
+    expect(queries).to.include('/test.evm.v1.Query/Params');
+  });
+
+  it('builds blocks from the source: base fee from the events, empty tx and receipt roots', async () => {
+    const b = (await rpc('eth_getBlockByNumber', ['0x2', false])).result;
+    expect(b).to.deep.include({
+      number: '0x2', hash: hex(new Uint8Array(32).fill(2)), parentHash: hex(new Uint8Array(32).fill(1)), baseFeePerGas: '0x7',
+      gasLimit: '0xf4240', transactionsRoot: '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', transactions: [],
+    });
+    expect((await rpc('eth_getBlockByNumber', ['0x9', false])).result).to.equal(null);
+  });
+
+  it('debug_traceCall goes to the adapter at the resolved height', async () => {
+    expect((await rpc('debug_traceCall', [{ to: '0x' + '11'.repeat(20) }, '0x2'])).result).to.deep.equal({ height: 2, to: '0x' + '11'.repeat(20) });
+    expect((await rpc('debug_traceTransaction', ['0x' + '00'.repeat(32)])).error).to.deep.equal({ code: -32000, message: 'transaction not found' });
+  });
+});
