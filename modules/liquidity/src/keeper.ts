@@ -132,6 +132,25 @@ export class LiquidityKeeper {
     this.state.PoolByReserveAcc.set(ctx, this.ak.addressCodec.decode(pool.reserve_account_address), { value: pool.id });
   }
 
+  /**
+   * `DeletePool`: removes the pool record only (as the original: its reserve-account index, batch, msg states
+   * and reserves stay; batch msgs of a deleted pool are refunded at their execution).
+   */
+  deletePool(ctx: Context, pool: Pool): void {
+    this.state.Pools.remove(ctx, pool.id);
+  }
+
+  /** `DeletePoolBatch`: removes the pool's batch (msgs to it then fail with ErrPoolBatchNotExists). */
+  deletePoolBatch(ctx: Context, batch: PoolBatch): void {
+    this.state.Batches.remove(ctx, batch.pool_id);
+  }
+
+  /** `InitNextPoolBatch`: an executed batch becomes the next (index + 1, begin height now, not executed). */
+  initNextPoolBatch(ctx: Context, batch: PoolBatch): void {
+    if (!batch.executed) throw LiquidityErrors.BatchNotExecuted.error();
+    this.setBatch(ctx, { ...batch, index: batch.index + 1n, begin_height: BigInt(ctx.block.height), executed: false });
+  }
+
   getBatch(ctx: Context, poolId: bigint): PoolBatch | undefined {
     return this.state.Batches.get(ctx, poolId);
   }
@@ -560,7 +579,7 @@ export class LiquidityKeeper {
     stored.to_be_deleted = true;
     this.setDepositMsgState(ctx, batch.pool_id, stored);
     emit(ctx, event(EventType.DepositToPool, [
-      [A.PoolId, String(batch.pool_id)], [A.BatchIndex, String(batch.index)], [A.MsgIndex, String(stored.msg_index)], [A.Depositor, m.depositor_address],
+      [A.PoolId, String(this.getPool(ctx, batch.pool_id)?.id ?? 0n)], [A.BatchIndex, String(batch.index)], [A.MsgIndex, String(stored.msg_index)], [A.Depositor, m.depositor_address],
       [A.AcceptedCoins, ''], [A.RefundedCoins, coinsToString(m.deposit_coins)], [A.Success, FAILURE],
     ]));
   }
@@ -572,7 +591,7 @@ export class LiquidityKeeper {
     const m = stored.msg!;
     this.releaseEscrow(ctx, this.ak.addressCodec.decode(m.withdrawer_address), [m.pool_coin!]);
     emit(ctx, event(EventType.WithdrawFromPool, [
-      [A.PoolId, String(batch.pool_id)], [A.BatchIndex, String(batch.index)], [A.MsgIndex, String(stored.msg_index)], [A.Withdrawer, m.withdrawer_address],
+      [A.PoolId, String(this.getPool(ctx, batch.pool_id)?.id ?? 0n)], [A.BatchIndex, String(batch.index)], [A.MsgIndex, String(stored.msg_index)], [A.Withdrawer, m.withdrawer_address],
       [A.PoolCoinDenom, m.pool_coin!.denom], [A.PoolCoinAmount, m.pool_coin!.amount], [A.Success, FAILURE],
     ]));
     stored.to_be_deleted = true;
@@ -774,7 +793,7 @@ export class LiquidityKeeper {
       for (const m of this.depositMsgStates(ctx, id)) if (m.to_be_deleted) this.state.DepositMsgStates.remove(ctx, [id, m.msg_index]);
       for (const m of this.withdrawMsgStates(ctx, id)) if (m.to_be_deleted) this.state.WithdrawMsgStates.remove(ctx, [id, m.msg_index]);
       for (const m of this.swapMsgStates(ctx, id)) if (m.to_be_deleted) this.state.SwapMsgStates.remove(ctx, [id, m.msg_index]);
-      this.setBatch(ctx, { ...batch, index: batch.index + 1n, begin_height: height, executed: false });
+      this.initNextPoolBatch(ctx, batch);
     }
   }
 }

@@ -5,6 +5,7 @@
  * `fundCommunityPool` takes (sender → `distribution` module account), without distribution's fee-pool
  * bookkeeping. No ante handler: who sends a message is its signer field.
  */
+import { Context, InfiniteGasMeter } from '@chain/app';
 import type { Coin, ExecTxResult, ModuleAccountPermission } from '@chain/app';
 import { AccountKeeper, AddressCodec, AuthModule, FEE_COLLECTOR } from '@chain/auth';
 import { BankKeeper, BankModule } from '@chain/bank';
@@ -14,7 +15,7 @@ import type { Event } from '@chain/events';
 import { Dec } from '@chain/math';
 import { TestChain, buildTx, devKey as sharedDevKey, testAppConfig } from '@chain/testing';
 import type { DevKey } from '@chain/testing';
-import { LiquidityKeeper, LiquidityModule, LIQUIDITY_MODULE_NAME, defaultLiquidityParams } from '../src/index.js';
+import { LiquidityKeeper, LiquidityModule, LIQUIDITY_MODULE_NAME, defaultLiquidityParams, liquiditySwap } from '../src/index.js';
 import type { LiquidityParams, Pool } from '../src/index.js';
 
 export const CHAIN_ID = 'liquidity-test-1';
@@ -111,4 +112,76 @@ export function flatEvents(events: readonly Event[]): [string, [string, string][
 
 export function eventsOf(events: readonly Event[], type: string): Record<string, string>[] {
   return flatEvents(events).filter(([t]) => t === type).map(([, attrs]) => Object.fromEntries(attrs));
+}
+
+/**
+ * The Go tests' style: one writable context over a branch of the committed state on which the test calls the
+ * keeper, `BeginBlocker` (`deleteAndInitPoolBatches`) and `EndBlocker` (`executePoolBatches`) itself, and moves
+ * the height (`ctx.WithBlockHeight`). Nothing is committed; read balances with `g.balance`.
+ */
+export class GoCtx {
+  ctx: Context;
+  private readonly base: Context;
+  constructor(readonly s: TestSetup) {
+    const { ctx } = s.chain.branchCtx();
+    this.base = ctx;
+    this.ctx = ctx;
+  }
+  get height(): number {
+    return this.ctx.block.height;
+  }
+  setHeight(h: number): void {
+    this.ctx = new Context(this.base.ms, { ...this.base.block, height: h }, 'block', new InfiniteGasMeter(), this.base.events);
+  }
+  next(): void {
+    this.setHeight(this.height + 1);
+  }
+  begin(): void {
+    this.s.keeper.deleteAndInitPoolBatches(this.ctx);
+  }
+  end(): void {
+    this.s.keeper.executePoolBatches(this.ctx);
+  }
+  balance(address: string | Uint8Array, denom: string): bigint {
+    return this.s.bank.getBalance(this.ctx, typeof address === 'string' ? codec.decode(address) : address, denom);
+  }
+  supply(denom: string): bigint {
+    return this.s.bank.getSupply(this.ctx, denom);
+  }
+  reserves(pool: Pool): [bigint, bigint] {
+    const r = this.s.keeper.getReserveCoins(this.ctx, pool);
+    return [BigInt(r[0]!.amount), BigInt(r[1]!.amount)];
+  }
+  /** `app.SaveAccount` style top-up: sends `coins` from `from` (a funded genesis account) to `to`. */
+  send(from: string, to: string | Uint8Array, coins: Coin[]): void {
+    this.s.bank.sendCoins(this.ctx, codec.decode(from), typeof to === 'string' ? codec.decode(to) : to, coins);
+  }
+}
+
+/** The keeper's msg objects (what the Go tests pass to the keeper). */
+export const kmsg = {
+  create: (creator: string, coins: Coin[]) => ({ pool_creator_address: creator, pool_type_id: 1, deposit_coins: coins }),
+  deposit: (depositor: string, poolId: bigint, coins: Coin[]) => ({ depositor_address: depositor, pool_id: poolId, deposit_coins: coins }),
+  withdraw: (withdrawer: string, poolId: bigint, poolCoin: Coin) => ({ withdrawer_address: withdrawer, pool_id: poolId, pool_coin: poolCoin }),
+  /** `types.NewMsgSwapWithinBatch`: the offer coin fee from the swap fee rate (default 0.003). */
+  swap: (requester: string, poolId: bigint, offer: Coin, demandDenom: string, price: string, feeRate = '0.003') => ({
+    swap_requester_address: requester, pool_id: poolId, swap_type_id: 1, offer_coin: offer, demand_coin_denom: demandDenom,
+    offer_coin_fee: { denom: offer.denom, amount: offerFee(BigInt(offer.amount), feeRate).toString() }, order_price: dec(price),
+  }),
+};
+
+/** `GetOfferCoinFee`: ceil(offer × rate / 2). */
+export function offerFee(offer: bigint, rate = '0.003'): bigint {
+  return liquiditySwap.offerCoinFee(offer, Dec.fromString(rate));
+}
+
+/** The registered error (`codespace:code`) a call throws, or 'ok'. */
+export function codeOf(f: () => unknown): string {
+  try {
+    f();
+    return 'ok';
+  } catch (e) {
+    const err = e as { codespace?: string; code?: number; message?: string };
+    return err.codespace !== undefined ? `${err.codespace}:${err.code}` : `error: ${err.message}`;
+  }
 }

@@ -16,6 +16,34 @@ const countNotMatched = (ms: SwapMsgState[]) => ms.filter((m) => m.executed && !
 const countFractional = (ms: SwapMsgState[]) => ms.filter((m) => m.executed && m.succeeded && !m.to_be_deleted).length;
 
 describe('liquidity: ported types tests (types/swap_test.go, types/utils_test.go)', () => {
+  it('TestCalculateMatchStayEdgeCase: the original 18-level book (its JSON reduced to price, buy, sell per level) at 1.844380246375231658 is a fractional stay match', () => {
+    // the Go test unmarshals a JSON order book; CalculateMatchStay reads only each level's Price, BuyOfferAmt, SellOfferAmt
+    const rows: [string, bigint, bigint][] = [
+      ['1.827780824157854573', 12587364000n, 6200948000n],
+      ['1.829625204404229805', 9203664000n, 6971480000n],
+      ['1.831469584650605036', 18001284000n, 2311596000n],
+      ['1.833313964896980268', 12113646000n, 4806652000n],
+      ['1.835158345143355500', 0n, 6421100000n],
+      ['1.837002725389730731', 9135990000n, 3852660000n],
+      ['1.838847105636105963', 6226008000n, 2715208000n],
+      ['1.840691485882481195', 6496704000n, 3155512000n],
+      ['1.842535866128856426', 0n, 1137452000n],
+      ['1.844380246375231658', 15700368000n, 2274904000n],
+      ['1.846224626621606890', 19963830000n, 3338972000n],
+      ['1.848069006867982121', 0n, 3302280000n],
+      ['1.849913387114357353', 2233242000n, 10420528000n],
+      ['1.851757767360732585', 23550552000n, 1577756000n],
+      ['1.853602147607107816', 3519048000n, 5577184000n],
+      ['1.855446527853483048', 5752290000n, 1357604000n],
+      ['1.857290908099858280', 2774634000n, 4256272000n],
+      ['1.859135288346233511', 10760166000n, 5283648000n],
+    ];
+    const current = Dec.fromString('1.844380246375231658');
+    const r = S.calculateMatchStay(rows.map(([p, b, s]) => level(p, b, s)), current);
+    expect(r.matchType).to.equal(S.MatchType.Fractional);
+    expect(r.swapPrice.toString()).to.equal(current.toString());
+  });
+
   it('TestOrderBookSort: SortOrderBook ascending by price (0.1, 0.2, 0.3)', () => {
     const book = S.sortOrderBook(mapOf(level('0.3', 0n, 0n), level('0.1', 0n, 0n), level('0.2', 0n, 0n)));
     expect(book.map((o) => o.price.toString())).to.deep.equal(['0.1', '0.2', '0.3'].map((p) => Dec.fromString(p).toString()));

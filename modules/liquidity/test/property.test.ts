@@ -31,16 +31,15 @@ describe('liquidity: randomized batches (property)', function () {
   let s: TestSetup;
   after(async () => s?.chain.close());
 
-  it(`invariants hold after every batch (seed ${seed}; SIM_SEED=${seed} reproduces)`, async () => {
-    console.log(`      liquidity property test: SIM_SEED=${seed}`);
-    const r = rng(seed);
+  const run = async (U: number, r: () => number) => {
     const N = 6;
     const X = 'xcoin';
     const Y = 'ycoin';
     const FUND = 10n ** 15n;
     const balances: Record<number, ReturnType<typeof c>[]> = {};
     for (let i = 0; i < N; i++) balances[i] = [c(FUND, 'achain'), c(FUND, X), c(FUND, Y)];
-    s = await startChain(balances);
+    if (s) await s.chain.close();
+    s = await startChain(balances, { unit_batch_height: U });
     const keys = [...Array(N).keys()].map(devKey);
     const init = [c(BigInt(1 + Math.floor(r() * 9)) * 10n ** 10n, X), c(BigInt(1 + Math.floor(r() * 9)) * 10n ** 10n, Y)];
     expect((await deliver(s, keys[0]!, msg.create(s, keys[0]!.address, init))).code).to.equal(0);
@@ -52,11 +51,22 @@ describe('liquidity: randomized batches (property)', function () {
     let swapBatches = 0;
     let filled = 0;
 
-    for (let b = 0; b < blocks; b++) {
+    // with U > 1 a batch collects the msgs of U blocks (heights h with h % U ≠ 0, then the batch height): the
+    // kind of a batch (swaps only, or deposits and withdrawals) is drawn per batch, the invariants checked every block
+    let window = -1;
+    let swapOnly = false;
+    let kBefore = 0n;
+    for (let b = 0; b < blocks * U; b++) {
       const [rx, ry] = reserves(s, pool);
       const price = Dec.fromInt(rx).quo(Dec.fromInt(ry));
       const txs: Uint8Array[] = [];
-      const swapOnly = b % 2 === 0;
+      const height = s.chain.ctx().block.height + 1;
+      const atBatch = height % U === 0;
+      if (Math.floor((height - 1) / U) !== window) {
+        window = Math.floor((height - 1) / U);
+        swapOnly = window % 2 === 0;
+        kBefore = rx * ry;
+      }
       if (swapOnly) {
         const n = 1 + Math.floor(r() * 8);
         for (let i = 0; i < n; i++) {
@@ -84,8 +94,11 @@ describe('liquidity: randomized batches (property)', function () {
           }
         }
       }
-      const kBefore = rx * ry;
       const res = await s.chain.block(txs);
+      if (!atBatch) {
+        expect(reserves(s, pool), `reserves before the batch height ${height}`).to.deep.equal([rx, ry]);
+        expect(eventsOf(res.events, 'swap_transacted').length + eventsOf(res.events, 'deposit_to_pool').length + eventsOf(res.events, 'withdraw_from_pool').length).to.equal(0);
+      }
       for (const t of res.txResults) expect(t.code, t.log).to.equal(0);
 
       // reserves are the reserve account's balances, and the export says so
@@ -111,13 +124,22 @@ describe('liquidity: randomized batches (property)', function () {
         filled++;
       }
       // a swap batch never lowers X×Y
-      if (swapOnly) {
+      if (swapOnly && atBatch) {
         const [ax, ay] = reserves(s, pool);
         expect(ax * ay >= kBefore, `X*Y ${ax * ay} < ${kBefore} at block ${b}`).to.equal(true);
         swapBatches++;
       }
     }
     expect(swapBatches).to.be.greaterThan(0);
-    console.log(`      ${blocks} batches, ${filled} filled orders`);
+    console.log(`      unit_batch_height ${U}: ${blocks} batches over ${blocks * U} blocks, ${filled} filled orders`);
+  };
+
+  it(`invariants hold after every batch (seed ${seed}; SIM_SEED=${seed} reproduces)`, async () => {
+    console.log(`      liquidity property test: SIM_SEED=${seed}`);
+    await run(1, rng(seed));
+  });
+
+  it(`unit_batch_height 3: msgs added over several blocks before the batch runs; the invariants after every block (seed ${seed})`, async () => {
+    await run(3, rng(seed + 1));
   });
 });
