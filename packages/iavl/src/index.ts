@@ -1,0 +1,29 @@
+export {
+  IavlTree,
+  TreeView,
+  OpsCollector,
+  type IavlDb,
+  type IavlTreeOptions,
+  type BatchSink,
+  type BatchOp,
+  type SavedVersion,
+  type StagedVersion,
+} from './tree.js';
+export {
+  HashOp,
+  LengthOp,
+  PROOF_OP_IAVL,
+  PROOF_OP_SIMPLE,
+  encodeCommitmentProof,
+  iavlInnerOps,
+  iavlLeafOp,
+  type CommitmentProof,
+  type ExistenceProof,
+  type NonExistenceProof,
+  type LeafOp,
+  type InnerOp,
+  type PathStep,
+} from './proof.js';
+export { multistoreRoot, multistoreProof, simpleMerkleRoot, type StoreRoot } from './multistore.js';
+export { leafHash, innerHash } from './node.js';
+export { EMPTY_HASH, sha256, varint, type Bytes } from './encoding.js';
