@@ -25,7 +25,7 @@ const BLOCKS = 'ours commits a block every 200 ms from height 1 (empty ones too)
 
 /** Differences tolerated in every comparison. */
 const CHAIN: Rules = {
-  '*.blockHash': differs('CometBFT block hash (SHA-256 Merkle root of the header), not keccak(RLP(header))'),
+  '*.blockHash': differs('keccak256(RLP(header)) of each chain\'s own header (ours: the Ethereum view of the CometBFT block)'),
   '*.blockNumber': differs(BLOCKS),
   '*.blockTimestamp': oursOnly('Log.blockTimestamp is in the execution-apis Log schema (geth 1.16+); hardhat 2 does not send it'),
   '*.chainId': oursOnly('geth reports chainId on EIP-155 legacy txs too; hardhat 2 omits it on type 0'),
@@ -37,8 +37,9 @@ const CHAIN: Rules = {
 /** Differences of a block or header at `p`. */
 function header(p: string): Rules {
   return {
-    [`${p}.hash`]: differs('CometBFT block hash (SHA-256 Merkle root of the header), not keccak(RLP(header))'),
-    [`${p}.parentHash`]: differs('the previous CometBFT block hash'),
+    [`${p}.hash`]: differs('keccak256(RLP(header)) as geth computes it, of headers whose fields differ (see the other rules)'),
+    [`${p}.parentHash`]: differs('the previous block\'s Ethereum hash, of each chain'),
+    [`${p}.extraData`]: ignored('ours: the CometBFT block hash (32 bytes), which the Ethereum hash commits to; hardhat: empty'),
     [`${p}.number`]: differs(BLOCKS),
     [`${p}.timestamp`]: differs('wall clock of each chain'),
     [`${p}.miner`]: differs("our proposer's consensus address; hardhat: its coinbase 0xc014ba5e..."),
@@ -219,6 +220,31 @@ describe('e2e: Ethereum JSON-RPC cross-check against hardhat', function () {
       expect(a.error.message).to.equal('execution reverted: insufficient balance');
       expect(a.error.data).to.match(/^0x08c379a0/).and.to.equal(b.error.data.data);
     }
+    flush();
+  });
+
+  it('block parameters (EIP-1898 objects, a plain block hash) and the newer methods', async () => {
+    const num = (t: EthTarget): string => rc(t, 'transfer').blockNumber;
+    const bh = (t: EthTarget): string => rc(t, 'transfer').blockHash;
+    await call('eth_getBalance({blockNumber})', 'eth_getBalance', (t) => [wallet.address, { blockNumber: num(t) }]);
+    await call('eth_getBalance({blockHash})', 'eth_getBalance', (t) => [wallet.address, { blockHash: bh(t) }]);
+    await call('eth_getBalance({blockHash, requireCanonical})', 'eth_getBalance', (t) => [wallet.address, { blockHash: bh(t), requireCanonical: true }]);
+    const plain = 'hardhat 2 refuses a plain block hash (-32602); the specification (BlockNumberOrTagOrHash) and geth take it';
+    const plainHash: Rules = { result: oursOnly(plain), error: refOnly(plain) };
+    const [code] = await call('eth_getCode(plain block hash)', 'eth_getCode', (t) => [token, bh(t)], plainHash);
+    expect(code.result.length).to.be.greaterThan(2);
+    await call('eth_getTransactionCount(plain block hash)', 'eth_getTransactionCount', (t) => [wallet.address, bh(t)], plainHash);
+    await call('eth_call(plain block hash)', 'eth_call', (t) => [{ to: token, data: iface.encodeFunctionData('totalSupply') }, bh(t)], plainHash);
+    await call('eth_getBalance(unknown block hash)', 'eth_getBalance', [wallet.address, { blockHash: '0x' + 'ee'.repeat(32) }]);
+    await call('eth_getBlockByNumber(far future)', 'eth_getBlockByNumber', ['0x7fffffffffffffff', false]);
+    await call('eth_blobBaseFee', 'eth_blobBaseFee', []);
+    const noAcl = 'hardhat 2 does not serve eth_createAccessList (-32004); geth does (e2e/test/eth-spec.test.ts checks its semantics)';
+    const [acl] = await call('eth_createAccessList(transfer)', 'eth_createAccessList', [{ from: wallet.address, to: token, data: iface.encodeFunctionData('transfer', [RECIPIENT, 1n]) }, 'latest'],
+      { result: oursOnly(noAcl), error: refOnly(noAcl) });
+    // the token's slots the transfer touches: the sender's and the recipient's balances
+    expect(acl.result.accessList).to.have.length(1);
+    expect(acl.result.accessList[0].address).to.equal(token);
+    expect(acl.result.accessList[0].storageKeys).to.have.length(2);
     flush();
   });
 

@@ -7,6 +7,8 @@
  */
 import type { App, ReplayBlockRequest } from '@chain/app';
 import type { ProtoObject } from '@chain/codec';
+import { createAccessList } from './access-list.js';
+import type { AccessListResult } from './access-list.js';
 import { parseEip155ChainId } from './crypto.js';
 import { EvmErrors } from './errors.js';
 import { decodeEthTx, effectiveGasPrice, revertReason, wrapEthereumTx } from './ethtx.js';
@@ -77,6 +79,10 @@ export class EvmRpcAdapter {
 
   traceCall(height: number | undefined, req: ProtoObject, opts: TracerOptions): Promise<unknown> {
     return this.app.atHeight(height, (q) => traceCall(this.keeper, q, req, opts));
+  }
+
+  createAccessList(height: number | undefined, req: ProtoObject): Promise<AccessListResult> {
+    return this.app.atHeight(height, (q) => createAccessList(this.keeper, q, req));
   }
 }
 

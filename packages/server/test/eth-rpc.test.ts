@@ -4,6 +4,8 @@
  * evm module: apps/node/test/jsonrpc.test.ts and e2e/test/eth-*.test.ts.
  */
 import { expect } from 'chai';
+import { keccak256 } from '@chain/crypto';
+import { rlp, uintBytes } from '../src/eth-rpc/trie.js';
 import type { App } from '@chain/app';
 import type { ProtoObject } from '@chain/codec';
 import type { StoredBlock, StoredResults } from '@chain/consensus';
@@ -134,13 +136,64 @@ describe('eth-rpc over a stub adapter', function () {
     expect(queries).to.include('/test.evm.v1.Query/Params');
   });
 
-  it('builds blocks from the source: base fee from the events, empty tx and receipt roots', async () => {
+  /** keccak256(RLP(header)) recomputed from a block's JSON, as geth's `types.Header.Hash()` */
+  const gethHeaderHash = (b: Record<string, string>): string => {
+    const n = (q: string): Uint8Array => uintBytes(BigInt(q));
+    const b_ = (h: string): Uint8Array => Buffer.from(h.slice(2), 'hex');
+    const fields = [b.parentHash, b.sha3Uncles, b.miner, b.stateRoot, b.transactionsRoot, b.receiptsRoot, b.logsBloom, n(b.difficulty!),
+      n(b.number!), n(b.gasLimit!), n(b.gasUsed!), n(b.timestamp!), b.extraData, b.mixHash, b.nonce, n(b.baseFeePerGas!),
+      b.withdrawalsRoot, n(b.blobGasUsed!), n(b.excessBlobGas!), b.parentBeaconBlockRoot, b.requestsHash];
+    return hex(keccak256(rlp(fields.map((f) => (typeof f === 'string' ? b_(f) : f!)))));
+  };
+
+  it('builds blocks from the source: base fee from the events, empty tx and receipt roots; geth-verifiable hashes', async () => {
+    const b1 = (await rpc('eth_getBlockByNumber', ['0x1', false])).result;
     const b = (await rpc('eth_getBlockByNumber', ['0x2', false])).result;
     expect(b).to.deep.include({
-      number: '0x2', hash: hex(new Uint8Array(32).fill(2)), parentHash: hex(new Uint8Array(32).fill(1)), baseFeePerGas: '0x7',
+      number: '0x2', parentHash: b1.hash, baseFeePerGas: '0x7', extraData: hex(new Uint8Array(32).fill(2)),
       gasLimit: '0xf4240', transactionsRoot: '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', transactions: [],
     });
+    expect(b1.parentHash).to.equal('0x' + '00'.repeat(32)); // the first block has no parent (empty lastBlockId in the stub: height 0)
+    expect(b.hash).to.equal(gethHeaderHash(b));
+    expect(b1.hash).to.equal(gethHeaderHash(b1));
     expect((await rpc('eth_getBlockByNumber', ['0x9', false])).result).to.equal(null);
+    // found by the Ethereum hash, not by the CometBFT one
+    expect((await rpc('eth_getBlockByHash', [b.hash, false])).result.number).to.equal('0x2');
+    expect((await rpc('eth_getBlockByHash', [hex(new Uint8Array(32).fill(2)), false])).result).to.equal(null);
+  });
+
+  it('block parameters as geth: tags, numbers (bigint), plain hashes, EIP-1898 objects; its errors', async () => {
+    const b2 = (await rpc('eth_getBlockByNumber', ['0x2', false])).result;
+    const bal = ['0x' + '11'.repeat(20)];
+    for (const p of ['latest', 'pending', 'safe', 'finalized', 'earliest', '0x2', b2.hash, { blockHash: b2.hash }, { blockHash: b2.hash, requireCanonical: true }, { blockNumber: '0x2' }]) {
+      expect((await rpc('eth_getBalance', [...bal, p])).result, JSON.stringify(p)).to.equal('0x64');
+    }
+    expect((await rpc('eth_getBalance', [...bal, '0x' + 'ab'.repeat(32)])).error).to.deep.equal({ code: -32000, message: 'header for hash not found' });
+    expect((await rpc('eth_getBalance', [...bal, '0x9'])).error).to.deep.equal({ code: -32000, message: 'header not found' });
+    expect((await rpc('eth_getBalance', [...bal, '0x7fffffffffffffff'])).error).to.deep.equal({ code: -32000, message: 'header not found' });
+    expect((await rpc('eth_getBalance', [...bal, '0x8000000000000000'])).error).to.deep.equal({ code: -32602, message: 'invalid argument 1: block number larger than int64' });
+    expect((await rpc('eth_getBalance', [...bal, '0x10000000000000000'])).error).to.deep.equal({ code: -32602, message: 'invalid argument 1: hex number > 64 bits' });
+    expect((await rpc('eth_getBalance', [...bal, '0x02'])).error).to.deep.equal({ code: -32602, message: 'invalid argument 1: hex number with leading zero digits' });
+    expect((await rpc('eth_getBalance', [...bal, { blockHash: b2.hash, blockNumber: '0x2' }])).error.code).to.equal(-32602);
+    // eth_getBlockByNumber takes a BlockNumber: a hash is a number too large, a future number is null
+    expect((await rpc('eth_getBlockByNumber', [b2.hash, false])).error).to.deep.equal({ code: -32602, message: 'invalid argument 0: hex number > 64 bits' });
+    expect((await rpc('eth_getBlockByNumber', ['0x7fffffffffffffff', false])).result).to.equal(null);
+    expect((await rpc('eth_getBlockByNumber', ['earliest', false])).result.number).to.equal('0x1');
+    expect((await rpc('eth_getBlockReceipts', [b2.hash])).result).to.deep.equal([]);
+    expect((await rpc('eth_getBlockReceipts', [{ blockHash: '0x' + 'ab'.repeat(32) }])).result).to.equal(null);
+  });
+
+  it('the keyless account methods answer geth\'s unknown account; blob base fee; config', async () => {
+    const from = '0x' + '11'.repeat(20);
+    expect((await rpc('eth_sendTransaction', [{ from, to: from }])).error).to.deep.equal({ code: -32000, message: 'unknown account' });
+    expect((await rpc('eth_sign', [from, '0x01'])).error).to.deep.equal({ code: -32000, message: 'unknown account' });
+    expect((await rpc('eth_signTransaction', [{ from, to: from }])).error).to.deep.equal({ code: -32000, message: 'gas not specified' });
+    expect((await rpc('eth_signTransaction', [{ from, to: from, gas: '0x5208', gasPrice: '0x1', nonce: '0x0' }])).error).to.deep.equal({ code: -32000, message: 'unknown account' });
+    expect((await rpc('eth_blobBaseFee')).result).to.equal('0x1');
+    const cfg = (await rpc('eth_config')).result;
+    expect(cfg.current.chainId).to.equal('0x2328');
+    expect(cfg.current.forkId).to.match(/^0x[0-9a-f]{8}$/);
+    expect(cfg.next).to.equal(null);
   });
 
   it('debug_traceCall goes to the adapter at the resolved height', async () => {

@@ -97,4 +97,17 @@ export interface EthereumExecution {
   traceBlock(req: ReplayBlockRequest, opts: EthTraceOptions, only?: string): Promise<EthTracedTx[]>;
   /** Traces an EthCallRequest (as for `EthCall`) on the state at `height` (latest when undefined). */
   traceCall(height: number | undefined, req: ProtoObject, opts: EthTraceOptions): Promise<unknown>;
+  /**
+   * eth_createAccessList (geth's semantics) of an EthCallRequest plus `access_list` (the starting EIP-2930
+   * list, JSON) on the state at `height`, on the same budgeted lane as `EthCall`. Throws as `EthCall` does
+   * (gRPC status errors for bad requests and timeouts). Absent: the method is not served (-32601).
+   */
+  createAccessList?(height: number | undefined, req: ProtoObject): Promise<EthAccessListResult>;
+}
+
+/** What eth_createAccessList answers: the list, the gas used with it, the vm error when the call failed. */
+export interface EthAccessListResult {
+  readonly accessList: readonly { readonly address: string; readonly storageKeys: readonly string[] }[];
+  readonly gasUsed: bigint;
+  readonly vmError: string | undefined;
 }

@@ -12,8 +12,10 @@ import { decodeTx } from '@chain/tx';
 import type { App } from '@chain/app';
 import type { ConsensusSource } from '../consensus-source.js';
 import type { EthTxView as EthTx, EthereumExecution } from './adapter.js';
+import { headerHash } from './header.js';
 import { encodeReceipt, orderedTrieRoot } from './trie.js';
-import { InvalidParams, ServerError, ZERO_HASH, hex, parseHash, parseQty } from './util.js';
+import { InvalidParams, ServerError, ZERO_HASH, hex, parseBlockParam, parseHash } from './util.js';
+import type { BlockParam } from './util.js';
 
 export interface LogJSON {
   address: string;
@@ -29,6 +31,7 @@ export interface LogJSON {
 export interface EthTxInfo {
   readonly tx: EthTx;
   readonly height: number;
+  /** the Ethereum block hash (keccak256(RLP(header))) */
   readonly blockHash: string;
   readonly timestamp: number;
   /** index among the block's Ethereum txs */
@@ -44,8 +47,12 @@ export interface EthTxInfo {
 
 export interface EthBlock {
   readonly height: number;
+  /** keccak256(RLP(header)) of the header the JSON-RPC serves (header.ts) */
   readonly hash: string;
+  /** the Ethereum hash of the previous block */
   readonly parentHash: string;
+  /** the CometBFT block hash (also the header's extraData) */
+  readonly cometHash: string;
   readonly timestamp: number;
   readonly miner: string;
   readonly stateRoot: string;
@@ -80,6 +87,12 @@ export class Backend {
   readonly chainId: bigint;
   readonly minGasPrice: bigint;
   private readonly cache = new Map<number, EthBlock>();
+  private readonly inflight = new Map<number, Promise<EthBlock | undefined>>();
+  /** height → Ethereum hash and back, for every block built since the start (a pure function of the block) */
+  private readonly ethHashes = new Map<number, string>();
+  private readonly heights = new Map<string, number>();
+  private scannedTo = 0;
+  private scanning: Promise<void> | undefined;
   private blockGasLimit: bigint | undefined;
 
   constructor(opts: BackendOptions) {
@@ -95,35 +108,47 @@ export class Backend {
     return this.source.latestHeight();
   }
 
-  /** A block tag or number (or an EIP-1898 object) → height; undefined for a future height. */
-  async resolveTag(tag: unknown, forState = false): Promise<number | undefined> {
-    if (tag === undefined || tag === null || tag === 'latest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return this.latest();
-    if (tag === 'earliest') return this.source.earliestHeight();
-    if (typeof tag === 'object') {
-      // geth's BlockNumberOrHash: exactly one of blockNumber and blockHash
-      if (Array.isArray(tag)) throw InvalidParams('invalid block number or hash: expected a string or an object');
-      const o = tag as { blockNumber?: unknown; blockHash?: unknown };
-      if (o.blockHash !== undefined && o.blockNumber !== undefined) throw InvalidParams('cannot specify both BlockHash and BlockNumber, choose one or the other');
-      if (o.blockHash === undefined && (o.blockNumber === undefined || o.blockNumber === null)) throw InvalidParams('invalid arguments; neither block nor hash specified');
-      if (o.blockHash !== undefined) {
-        const h = await this.source.heightByHash(Buffer.from(parseHash(o.blockHash, 'blockHash').slice(2), 'hex'));
-        if (h === undefined) throw ServerError(`header for hash not found`);
-        return h;
-      }
-      return this.resolveTag(o.blockNumber, forState);
+  /**
+   * A block parameter → height (geth's semantics). `state`: the state of that block is wanted, so a height
+   * beyond the head is geth's `header not found` and an unknown hash `header for hash not found` (-32000);
+   * otherwise both are `undefined` (the caller answers null). `hashes`: a plain 32-byte hash is a block hash
+   * (BlockNumberOrHash); else it is read as a number (BlockNumber: `hex number > 64 bits`). `arg`: the param's
+   * index, for geth's `invalid argument <arg>: …` messages. Tags: latest, pending, safe and finalized are the
+   * latest committed block (instant finality; the pending state is the latest state), earliest the first
+   * stored block.
+   */
+  async resolveBlock(v: unknown, o: { state?: boolean; hashes?: boolean; arg?: number } = {}): Promise<number | undefined> {
+    return this.resolveParam(parseBlockParam(v, o.arg ?? 0, o.hashes ?? true), o.state ?? false);
+  }
+
+  async resolveParam(p: BlockParam, state: boolean): Promise<number | undefined> {
+    if (p.kind === 'tag') return p.tag === 'earliest' ? this.source.earliestHeight() : this.latest();
+    if (p.kind === 'hash') {
+      const h = await this.heightByEthHash(p.hash);
+      if (h === undefined && state) throw ServerError('header for hash not found');
+      return h;
     }
-    const n = Number(parseQty(tag, 'block number'));
     const latest = await this.latest();
-    if (n > latest) {
-      if (forState) throw ServerError(`header not found: block ${n} is beyond the current head ${latest}`);
+    if (p.number > BigInt(latest)) {
+      if (state) throw ServerError('header not found');
       return undefined;
     }
-    return n;
+    return Number(p.number);
+  }
+
+  /** resolveBlock for the callers that predate it: hashes allowed. */
+  resolveTag(tag: unknown, forState = false): Promise<number | undefined> {
+    return this.resolveBlock(tag, { state: forState, hashes: true, arg: 1 });
   }
 
   /** A query of the EVM's query service (`/chain.evm.v1.Query/<method>`) at the height of a block tag. */
-  async query(method: string, req: ProtoObject, tag: unknown): Promise<ProtoObject> {
-    const h = await this.resolveTag(tag, true);
+  async query(method: string, req: ProtoObject, tag: unknown, arg = 1): Promise<ProtoObject> {
+    const h = await this.resolveBlock(tag, { state: true, hashes: true, arg });
+    return this.queryAt(method, req, h);
+  }
+
+  /** A query of the EVM's query service at a height (latest when undefined). */
+  async queryAt(method: string, req: ProtoObject, h: number | undefined): Promise<ProtoObject> {
     try {
       return await this.app.runQuery(`${this.execution.queryService}/${method}`, req, h);
     } catch (e) {
@@ -152,24 +177,82 @@ export class Backend {
   async blockByHeight(height: number): Promise<EthBlock | undefined> {
     const c = this.cache.get(height);
     if (c) return c;
+    let p = this.inflight.get(height);
+    if (!p) {
+      p = this.load(height).finally(() => this.inflight.delete(height));
+      this.inflight.set(height, p);
+    }
+    return p;
+  }
+
+  private async load(height: number): Promise<EthBlock | undefined> {
     const [b, r] = await Promise.all([this.source.block(height), this.source.results(height)]);
     if (!b || !r) return undefined;
-    const eb = await this.build(b, r);
+    const eb = await this.build(b, r, await this.parentEthHash(b));
+    this.remember(eb.height, eb.hash);
     this.cache.set(height, eb);
     if (this.cache.size > 256) this.cache.delete(this.cache.keys().next().value!);
     return eb;
   }
 
+  private remember(height: number, hash: string): void {
+    if (this.ethHashes.has(height)) return;
+    this.ethHashes.set(height, hash);
+    this.heights.set(hash, height);
+  }
+
+  /**
+   * The Ethereum hash of the block before `b`: zero for the first block; the CometBFT hash of the parent when
+   * the parent is no longer stored (a pruned or state-synced node: the Ethereum chain starts there); else the
+   * hash of the parent's header, computed upward from the highest height below whose hash is known.
+   */
+  private async parentEthHash(b: StoredBlock): Promise<string> {
+    const header = b.block.header;
+    if (header.lastBlockId.hash.length !== 32) return ZERO_HASH;
+    const parent = header.height - 1;
+    const known = this.ethHashes.get(parent);
+    if (known) return known;
+    const earliest = await this.source.earliestHeight();
+    if (parent < earliest) return hex(header.lastBlockId.hash);
+    let start = parent;
+    while (start > earliest && !this.ethHashes.has(start - 1)) start--;
+    for (let k = start; k < parent; k++) await this.blockByHeight(k);
+    return (await this.blockByHeight(parent))?.hash ?? hex(header.lastBlockId.hash);
+  }
+
+  /**
+   * The height of an Ethereum block hash: from the map the backend fills with every block it builds, else
+   * after building (hashing) every stored block not built yet, up to the head (done once per height, so
+   * after a restart the first lookup of an unknown hash recomputes the map: the hash is a pure function of
+   * the stored block and results).
+   */
+  async heightByEthHash(hash: string): Promise<number | undefined> {
+    const h = this.heights.get(hash);
+    if (h !== undefined) return h;
+    const scan = this.scanning ?? (this.scanning = this.scanToHead().finally(() => { this.scanning = undefined; }));
+    await scan;
+    return this.heights.get(hash);
+  }
+
+  private async scanToHead(): Promise<void> {
+    const latest = await this.latest();
+    const earliest = await this.source.earliestHeight();
+    for (let k = Math.max(earliest, this.scannedTo + 1); k <= latest; k++) {
+      if (!this.ethHashes.has(k)) await this.blockByHeight(k);
+      this.scannedTo = k;
+    }
+  }
+
   async blockByHash(hash: unknown): Promise<EthBlock | undefined> {
-    const h = await this.source.heightByHash(Buffer.from(parseHash(hash, 'block hash').slice(2), 'hex'));
+    const h = await this.heightByEthHash(parseHash(hash, 'block hash'));
     return h === undefined ? undefined : this.blockByHeight(h);
   }
 
-  /** Builds the Ethereum view of a committed block from a stored block and results (also used for new blocks). */
-  async build(b: StoredBlock, r: StoredResults): Promise<EthBlock> {
+  /** Builds the Ethereum view of a committed block from a stored block and results, given its parent's hash. */
+  async build(b: StoredBlock, r: StoredResults, parentHash: string): Promise<EthBlock> {
     const header = b.block.header;
     const height = header.height;
-    const blockHash = hex(b.blockId.hash);
+    const cometHash = hex(b.blockId.hash);
     const timestamp = header.time.seconds;
     let baseFee = 0n;
     let bloom = EMPTY_BLOOM;
@@ -179,7 +262,8 @@ export class Backend {
       if (e.type === 'block_bloom') bloom = attr(e, 'bloom') ?? bloom;
       if (e.type === 'block_gas') blockGas = BigInt(attr(e, 'amount') ?? '0');
     }
-    const txs: EthTxInfo[] = [];
+    type Partial = Omit<EthTxInfo, 'blockHash'>;
+    const parts: Partial[] = [];
     let cumulative = 0n;
     for (let i = 0; i < b.block.data.txs.length; i++) {
       const res = r.txResults[i];
@@ -206,9 +290,9 @@ export class Backend {
         const gasUsed = BigInt(attr(ev, 'txGasUsed') ?? '0');
         cumulative += gasUsed;
         const contract = attr(ev, 'contractAddress');
-        txs.push({
-          tx, height, blockHash, timestamp,
-          index: txs.length,
+        parts.push({
+          tx, height, timestamp,
+          index: parts.length,
           gasUsed,
           cumulativeGasUsed: cumulative,
           effectiveGasPrice: this.execution.effectiveGasPrice(tx, baseFee),
@@ -219,24 +303,31 @@ export class Backend {
       }
     }
     // Ethereum's trie roots over the block's Ethereum txs and their receipts (Cosmos txs are not in them)
-    const txRoot = hex(orderedTrieRoot(txs.map((t) => t.tx.raw)));
-    const rcRoot = hex(orderedTrieRoot(txs.map((t) => encodeReceipt(t.tx.type, !t.failed, t.cumulativeGasUsed, t.logs))));
-    return {
-      height,
-      hash: blockHash,
-      parentHash: header.lastBlockId.hash.length === 32 ? hex(header.lastBlockId.hash) : ZERO_HASH,
-      timestamp,
-      miner: hex(header.proposerAddress),
+    const transactionsRoot = hex(orderedTrieRoot(parts.map((t) => t.tx.raw)));
+    const receiptsRoot = hex(orderedTrieRoot(parts.map((t) => encodeReceipt(t.tx.type, !t.failed, t.cumulativeGasUsed, t.logs))));
+    const fields = {
+      parentHash,
+      miner: header.proposerAddress.length === 20 ? hex(header.proposerAddress) : hex(new Uint8Array(20)),
       // the app hash in header H commits to the state after block H-1 (32 bytes: sha256)
       stateRoot: header.appHash.length === 32 ? hex(header.appHash) : header.appHash.length === 0 ? ZERO_HASH : hex(keccak256(header.appHash)),
-      transactionsRoot: txRoot,
-      receiptsRoot: rcRoot,
+      transactionsRoot,
+      receiptsRoot,
       logsBloom: bloom,
+      number: height,
       gasLimit: await this.gasLimit(),
       gasUsed: blockGas ?? cumulative,
+      timestamp,
+      extraData: cometHash,
       baseFee,
+    };
+    const hash = headerHash(fields);
+    return {
+      ...fields,
+      height,
+      hash,
+      cometHash,
       size: b.size,
-      txs,
+      txs: parts.map((t) => ({ ...t, blockHash: hash })),
     };
   }
 
@@ -272,8 +363,8 @@ export class Backend {
   /** Height range of a log query, checked against the caps. */
   async logRange(from: unknown, to: unknown, rangeCap: number): Promise<[number, number]> {
     if (from === 'pending' || to === 'pending') throw InvalidParams('pending logs are not supported');
-    const lo = (await this.resolveTag(from ?? 'latest')) ?? Infinity;
-    const hi = (await this.resolveTag(to ?? 'latest')) ?? Infinity;
+    const lo = (await this.resolveBlock(from ?? 'latest', { hashes: false })) ?? Infinity;
+    const hi = (await this.resolveBlock(to ?? 'latest', { hashes: false })) ?? Infinity;
     if (hi === Infinity || lo === Infinity) throw InvalidParams('block range extends beyond current head block');
     if (lo > hi) throw InvalidParams('invalid block range params');
     if (hi - lo >= rangeCap) throw ServerError(`maximum [from, to] blocks distance: ${rangeCap}`);

@@ -136,7 +136,7 @@ export const debugMethods: Record<string, Handler> = {
   },
   debug_traceBlockByNumber: async ([tag, config], { backend }) => {
     if (tag === 'pending') throw InvalidParams('tracing the pending block is not supported');
-    const h = await backend.resolveTag(tag);
+    const h = await backend.resolveBlock(tag, { arg: 0, hashes: false });
     // geth's earliest is the genesis block
     if (h === 0 || tag === 'earliest') throw ServerError('genesis is not traceable');
     return traceBlockAt(backend, h === undefined ? undefined : await backend.blockByHeight(h), `#${String(tag)}`, config);

@@ -1,6 +1,7 @@
 /** Ethereum JSON shapes of blocks, headers, txs, receipts and logs, and log filter matching. */
 import type { EthTxView as EthTx } from './adapter.js';
 import type { EthBlock, EthTxInfo, LogJSON } from './backend.js';
+import { EMPTY_REQUESTS_HASH, ZERO_NONCE } from './header.js';
 import { logsBloom } from './trie.js';
 import { EMPTY_ROOT, EMPTY_UNCLES, InvalidParams, ZERO_HASH, hex, parseAddr, qty } from './util.js';
 
@@ -25,6 +26,7 @@ export function formatTx(tx: EthTx, at: EthTxInfo | undefined, baseFee?: bigint)
   const out: Record<string, unknown> = {
     blockHash: at ? at.blockHash : null,
     blockNumber: at ? qty(at.height) : null,
+    blockTimestamp: at ? qty(at.timestamp) : null,
     transactionIndex: at ? qty(at.index) : null,
     hash: tx.hashHex,
     type: qty(tx.type),
@@ -109,22 +111,21 @@ export function formatReceipt(t: EthTxInfo): Record<string, unknown> {
   };
 }
 
-/** EIP-7685 requests hash of a block without requests: sha256 of nothing */
-const EMPTY_REQUESTS_HASH = '0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
-
+/** The header JSON: exactly the fields of the RLP whose keccak256 is `hash` (header.ts). */
 export function formatHeader(b: EthBlock): Record<string, unknown> {
   return {
     number: qty(b.height),
     hash: b.hash,
     parentHash: b.parentHash,
-    nonce: '0x0000000000000000',
+    nonce: ZERO_NONCE,
     mixHash: ZERO_HASH,
     sha3Uncles: EMPTY_UNCLES,
     logsBloom: b.logsBloom,
     stateRoot: b.stateRoot,
     miner: b.miner,
     difficulty: '0x0',
-    extraData: '0x',
+    // the CometBFT block hash
+    extraData: b.cometHash,
     gasLimit: qty(b.gasLimit),
     gasUsed: qty(b.gasUsed),
     timestamp: qty(b.timestamp),
