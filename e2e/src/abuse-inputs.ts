@@ -210,7 +210,7 @@ export function cometCases(rng: Rng, methods: { name: string; args: string[] }[]
       const k = rng.int(4);
       const entries = k === 0 ? [] : Array.from({ length: k === 1 ? 11 + rng.int(40) : 1 + rng.int(10) }, () => (k === 3 && rng.chance(0.3) ? nastyJson(rng) : call(rng.pick(methods))));
       const body = JSON.stringify(entries);
-      return { what: body, req: post(body), emptyOk: entries.every((e) => e && typeof e === 'object' && !Array.isArray(e) && ((e as { id?: unknown }).id === undefined || (e as { id?: unknown }).id === null)) };
+      return { what: body, req: post(body), emptyOk: entries.every((e) => e === null || (e && typeof e === 'object' && !Array.isArray(e) && ((e as { id?: unknown }).id === undefined || (e as { id?: unknown }).id === null))) };
     }],
     [3, () => {
       const m = rng.chance(0.9) ? rng.pick(methods) : { name: rng.pick([...WS_ONLY, 'nope', 'status/x', 'websocket', '%zz']), args: ['query'] };

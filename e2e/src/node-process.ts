@@ -1,13 +1,15 @@
 /** Starts a real `chaind` process on free ports in a temporary home, for end-to-end tests. */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { initHome } from '@chain/node';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const MAIN = new URL('../../apps/node/src/main.ts', import.meta.url).pathname;
 const ROOT = new URL('../..', import.meta.url).pathname;
+const CHAIND = new URL('../../apps/node/bin/chaind.mjs', import.meta.url).pathname;
 
 /** ports this process has handed out: the kernel may give a just-released port to the next bind(0) */
 const handedOut = new Set<number>();
@@ -64,6 +66,8 @@ export interface StartOptions {
    * The binary must be built first (`ensureCometbft()` from `@chain/cometbft`, in the test's before()).
    */
   readonly consensus?: 'embedded' | 'cometbft';
+  /** (startTargetNode) changes the genesis before the chain starts: a fresh dev home's, or the localnet's */
+  readonly patchGenesis?: (genesis: any) => void;
 }
 
 async function waitReady(rpcUrl: string, proc: ChildProcess, out: () => string, timeoutMs = 60_000): Promise<void> {
@@ -150,4 +154,108 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
   launch();
   await waitReady(handle.rpcUrl, handle.proc, () => handle.output);
   return handle;
+}
+
+/**
+ * The target of the suites that must behave the same in both consensus modes (REST, tx search, the CometBFT
+ * RPC and websocket, the Ethereum JSON-RPC): `E2E_TARGET=localnet` runs them against node 0 of a 2-validator
+ * `chaind localnet` (real CometBFT v0.38, blocks proposed by both validators in turn), otherwise against
+ * `chaind dev` (the embedded engine). `npm test` runs them both ways (e2e/package.json).
+ */
+export const E2E_TARGET: 'dev' | 'localnet' = process.env.E2E_TARGET === 'localnet' ? 'localnet' : 'dev';
+
+/** Validators of the `E2E_TARGET=localnet` network. */
+export const TARGET_VALIDATORS = 2;
+
+/**
+ * `startNode(opts)`, or with `E2E_TARGET=localnet` a localnet whose node 0 the handle points at (`extraArgs`
+ * go to every node; `home` and `consensus` are not supported there). `stop()` stops the whole network.
+ */
+export async function startTargetNode(opts: StartOptions = {}): Promise<NodeHandle> {
+  if (E2E_TARGET === 'dev') {
+    if (!opts.patchGenesis) return startNode(opts);
+    const home = opts.home ?? mkdtempSync(join(tmpdir(), 'chaind-e2e-'));
+    if (!opts.home) initHome({ home, dev: true });
+    const file = join(home, 'config', 'genesis.json');
+    const genesis = JSON.parse(readFileSync(file, 'utf8'));
+    opts.patchGenesis(genesis);
+    writeFileSync(file, JSON.stringify(genesis));
+    return startNode({ ...opts, home });
+  }
+  if (opts.home !== undefined || opts.consensus !== undefined) throw new Error('startTargetNode: home/consensus are not supported with E2E_TARGET=localnet');
+  const { ensureCometbft } = await import('@chain/cometbft');
+  await ensureCometbft({ log: (l) => process.stderr.write(`${l}\n`) });
+  const dir = mkdtempSync(join(tmpdir(), 'chaind-e2e-localnet-'));
+  const cli = (args: string[]): Promise<string> => new Promise((resolve, reject) => {
+    execFile(process.execPath, [CHAIND, ...args], { cwd: ROOT, timeout: 300_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`chaind ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+  const patchArgs: string[] = [];
+  if (opts.patchGenesis) {
+    // the patch is the difference the callback makes to the dev genesis, handed to `--genesis-patch` as a whole app_state/consensus copy
+    const probe = mkdtempSync(join(tmpdir(), 'chaind-e2e-genesis-'));
+    initHome({ home: probe, dev: true });
+    const genesis = JSON.parse(readFileSync(join(probe, 'config', 'genesis.json'), 'utf8'));
+    rmSync(probe, { recursive: true, force: true });
+    const before = JSON.stringify(genesis);
+    opts.patchGenesis(genesis);
+    const patch = jsonDiff(JSON.parse(before), genesis);
+    writeFileSync(join(dir, 'genesis-patch.json'), JSON.stringify(patch ?? {}));
+    patchArgs.push('--genesis-patch', join(dir, 'genesis-patch.json'));
+  }
+  await cli(['localnet', 'start', '--home', dir, '--validators', String(TARGET_VALIDATORS), '--timeout-commit', opts.timeoutCommit ?? '200ms', ...patchArgs, '--', ...(opts.extraArgs ?? [])]);
+  const nodes = JSON.parse(readFileSync(join(dir, 'localnet.json'), 'utf8')).nodes as { rest: string; rpc: string; grpc: string; eth: string; ethWs: string; pids: number[]; home: string }[];
+  const n = nodes[0]!;
+  let stopped = false;
+  const handle: NodeHandle = {
+    home: n.home,
+    rpcUrl: n.rpc,
+    restUrl: n.rest,
+    wsUrl: `${n.rpc.replace(/^http/, 'ws')}/websocket`,
+    ethUrl: n.eth,
+    ethWsUrl: n.ethWs,
+    grpcAddress: n.grpc,
+    get proc(): ChildProcess {
+      throw new Error('a localnet target has no child process of this test (its nodes run detached)');
+    },
+    set proc(_p: ChildProcess) {
+      throw new Error('a localnet target has no child process of this test');
+    },
+    get output(): string {
+      try { return readFileSync(join(n.home, 'chaind.log'), 'utf8'); } catch { return ''; }
+    },
+    set output(_s: string) { /* read from the log */ },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await cli(['localnet', 'stop', '--home', dir]);
+    },
+    async kill() {
+      for (const node of nodes) for (const pid of node.pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+      stopped = true;
+    },
+    async restart() {
+      throw new Error('restart() is not supported for a localnet target');
+    },
+    cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return handle;
+}
+
+/** The changes from `a` to `b` as a merge patch (objects key by key, other values whole); undefined if equal. */
+function jsonDiff(a: unknown, b: unknown): unknown {
+  const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObj(a) && isObj(b)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(b)) {
+      const d = jsonDiff(a[k], b[k]);
+      if (d !== undefined) out[k] = d;
+    }
+    return Object.keys(out).length ? out : undefined;
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? undefined : b;
 }

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { JsonRpcProvider, Wallet, ContractFactory, Contract, Interface, SigningKey, Transaction, parseEther } from 'ethers';
 import { createPublicClient, http } from 'viem';
 import { toBech32 } from '@chain/crypto';
-import { startNode, freePort } from '../src/node-process.js';
+import { startTargetNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { getJson, postJson, DENOM } from '../src/clients.js';
 import { compileToken } from '../src/solidity.js';
@@ -52,10 +52,9 @@ describe('e2e: Ethereum JSON-RPC (HTTP and websocket)', function () {
   const rpc = async (method: string, params: unknown[] = []): Promise<any> => (await postJson(url, { jsonrpc: '2.0', id: ++id, method, params })).body;
 
   before(async () => {
-    const [p, w] = [await freePort(), await freePort()];
-    node = await startNode({ extraArgs: ['--json-rpc.enable', '--json-rpc.address', `127.0.0.1:${p}`, '--json-rpc.ws-address', `127.0.0.1:${w}`, '--evm.rpc.api', 'eth,net,web3,txpool,debug'] });
-    url = `http://127.0.0.1:${p}`;
-    wsUrl = `ws://127.0.0.1:${w}`;
+    node = await startTargetNode({ extraArgs: ['--json-rpc.enable', '--evm.rpc.api', 'eth,net,web3,txpool,debug'] });
+    url = node.ethUrl;
+    wsUrl = node.ethWsUrl;
     provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
     provider.pollingInterval = 200;
     wallet = new Wallet(KEY0, provider);

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { toBase64 } from '@cosmjs/encoding';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
-import { startNode } from '../src/node-process.js';
+import { startTargetNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { devAddress, getJson, postJson, signedSend } from '../src/clients.js';
 
@@ -35,7 +35,7 @@ describe('e2e: transactions over REST (broadcast modes, simulate, get, search)',
   };
 
   before(async () => {
-    node = await startNode();
+    node = await startTargetNode();
     sender = await devAddress(5);
     recipient = await devAddress(7);
     // five sends of one sender in SYNC mode (consecutive sequences), committed over one or more blocks

@@ -54,6 +54,10 @@ export interface LocalnetStartOptions {
   /** consecutive ports from here (10 per node); free ports otherwise */
   readonly basePort?: number;
   readonly timeoutCommit?: string;
+  /** more `chaind start` arguments for every node (after the localnet's own, so they override them) */
+  readonly extraArgs?: readonly string[];
+  /** changes the shared genesis document before it is written (e.g. longer governance periods in a test) */
+  readonly patchGenesis?: (genesis: any) => void;
   readonly readyTimeoutMs?: number;
   readonly log?: (line: string) => void;
 }
@@ -159,7 +163,7 @@ async function waitHeight(node: LocalnetNode, min: number, deadline: number): Pr
 }
 
 /** The CometBFT home of a node (node key, config.toml from chaind's), its endpoints and `chaind start` arguments. */
-async function prepareNode(bin: string, home: string, moniker: string, port: (k: number) => Promise<number>, timeoutCommit?: string): Promise<LocalnetNode> {
+async function prepareNode(bin: string, home: string, moniker: string, port: (k: number) => Promise<number>, timeoutCommit?: string, extraArgs: readonly string[] = []): Promise<LocalnetNode> {
   const cfg = loadConfig(home);
   const dir = prepareCometHome(bin, cfg);
   const r = spawnSync(bin, ['show-node-id', '--home', dir], { encoding: 'utf8' });
@@ -175,6 +179,7 @@ async function prepareNode(bin: string, home: string, moniker: string, port: (k:
     '--json-rpc.address', `127.0.0.1:${ethP}`,
     '--json-rpc.ws-address', `127.0.0.1:${ethWsP}`,
     '--consensus.timeout_commit', timeoutCommit ?? '1s',
+    ...extraArgs,
   ];
   return {
     moniker, home,
@@ -231,12 +236,13 @@ export async function localnetStart(o: LocalnetStartOptions): Promise<LocalnetFi
     ],
     validators: homes.map((h) => ({ operator: h.operator, key: readValidatorKey(h.home), moniker: h.moniker })),
   });
+  o.patchGenesis?.(genesis);
   const genesisText = JSON.stringify(genesis, null, 2);
   for (const h of homes) writeFileSync(join(h.home, 'config', 'genesis.json'), genesisText);
 
   // CometBFT homes (node keys), endpoints, peers and localnet settings
   const nodes: LocalnetNode[] = [];
-  for (let i = 0; i < n; i++) nodes.push(await prepareNode(bin, homes[i]!.home, homes[i]!.moniker, (k) => port(i, k), o.timeoutCommit));
+  for (let i = 0; i < n; i++) nodes.push(await prepareNode(bin, homes[i]!.home, homes[i]!.moniker, (k) => port(i, k), o.timeoutCommit, o.extraArgs));
   for (const node of nodes) writePeers(node, nodes.filter((p) => p !== node));
 
   const file: LocalnetFile = { chainId: genesis.chain_id, nodes };
@@ -348,7 +354,8 @@ export async function localnetAddNode(home: string, o: { timeoutCommit?: string;
   }
   const taken = new Set<number>();
   const tc = o.timeoutCommit ?? first.args[first.args.indexOf('--consensus.timeout_commit') + 1];
-  const node = await prepareNode(bin, h, moniker, () => freePort(taken), tc);
+  const extra = first.args.slice(first.args.indexOf('--consensus.timeout_commit') + 2);
+  const node = await prepareNode(bin, h, moniker, () => freePort(taken), tc, extra);
   writePeers(node, f.nodes);
   f.nodes.push(node);
   node.pids = await launch(node);
@@ -366,9 +373,12 @@ export async function localnetAddNode(home: string, o: { timeoutCommit?: string;
 }
 
 export const LOCALNET_USAGE = `  chaind localnet start --home DIR [--validators N] [--base-port P] [--timeout-commit 1s]
+                        [--genesis-patch FILE] [-- ARGS]
                                         N validators (default 4) on loopback, each a chaind + CometBFT
                                         pair in DIR/node<i>, one shared genesis (the dev accounts funded);
-                                        writes DIR/localnet.json (endpoints, pids)
+                                        writes DIR/localnet.json (endpoints, pids); FILE: JSON merged
+                                        into the genesis (objects key by key); ARGS after -- go to
+                                        every node's chaind start (e.g. --evm.rpc.api eth,net,debug)
   chaind localnet stop --home DIR       stops every process of it (SIGTERM, then SIGKILL)
   chaind localnet status --home DIR     each node's height and peer count
   chaind localnet restart-node --home DIR --node I
@@ -378,7 +388,26 @@ export const LOCALNET_USAGE = `  chaind localnet start --home DIR [--validators 
                                         with --validator-key-of, a copy of node I's consensus key (it
                                         double-signs: for evidence tests only)`;
 
-export async function runLocalnet(sub: string | undefined, flags: Record<string, string | boolean>): Promise<void> {
+/**
+ * Merges `patch` into `target` in place: objects key by key (recursively, missing ones created), any other
+ * value (arrays included) replaces the target's. A patch object where the target holds a non-object is refused.
+ */
+export function deepMerge(target: Record<string, unknown>, patch: unknown, path: string): void {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) throw new Error(`--genesis-patch: ${path} must be a JSON object`);
+  for (const [k, v] of Object.entries(patch)) {
+    const here = `${path}.${k}`;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      if (target[k] === undefined) target[k] = {};
+      const t = target[k];
+      if (t === null || typeof t !== 'object' || Array.isArray(t)) throw new Error(`--genesis-patch: ${here} is not an object in the genesis`);
+      deepMerge(t as Record<string, unknown>, v, here);
+    } else {
+      target[k] = v;
+    }
+  }
+}
+
+export async function runLocalnet(sub: string | undefined, flags: Record<string, string | boolean>, extraArgs: readonly string[] = []): Promise<void> {
   const home = flags.home;
   if (typeof home !== 'string') throw new Error(`localnet needs --home DIR\n${LOCALNET_USAGE}`);
   const int = (name: string): number | undefined => {
@@ -390,7 +419,11 @@ export async function runLocalnet(sub: string | undefined, flags: Record<string,
   switch (sub) {
     case 'start': {
       const tc = flags['timeout-commit'];
-      await localnetStart({ home, validators: int('validators'), basePort: int('base-port'), timeoutCommit: typeof tc === 'string' ? tc : undefined });
+      const gp = flags['genesis-patch'];
+      if (gp !== undefined && typeof gp !== 'string') throw new Error('--genesis-patch expects a JSON file');
+      const patch = gp === undefined ? undefined : JSON.parse(readFileSync(gp, 'utf8')) as unknown;
+      await localnetStart({ home, validators: int('validators'), basePort: int('base-port'), timeoutCommit: typeof tc === 'string' ? tc : undefined, extraArgs,
+        patchGenesis: patch === undefined ? undefined : (g) => deepMerge(g, patch, 'genesis') });
       return;
     }
     case 'stop':

@@ -61,7 +61,12 @@ function printDevAccounts(): void {
 }
 
 async function run(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  // `chaind localnet start ... -- ARGS`: ARGS go to every node's `chaind start`
+  const argv = process.argv.slice(2);
+  const dashes = argv.indexOf('--');
+  const args = parseArgs(dashes >= 0 ? argv.slice(0, dashes) : argv);
+  const passThrough = dashes >= 0 ? argv.slice(dashes + 1) : [];
+  if (dashes >= 0 && args.command !== 'localnet') throw new Error(`'--' passes arguments to localnet nodes only; chaind ${args.command ?? ''} does not take them`);
   const home = resolve(typeof args.flags.home === 'string' ? args.flags.home : join(homedir(), '.chaind'));
   const log = createLogger(args.flags.log_level === 'debug' ? 'debug' : 'info');
   switch (args.command) {
@@ -84,7 +89,7 @@ async function run(): Promise<void> {
       return;
     }
     case 'localnet':
-      await runLocalnet(args.positional[0], args.flags);
+      await runLocalnet(args.positional[0], args.flags, passThrough);
       return;
     case 'export': {
       if (args.flags['for-zero-height'] !== undefined || args.flags['jail-allowed-addrs'] !== undefined) {

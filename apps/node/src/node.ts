@@ -82,11 +82,7 @@ export class Node {
       });
       const indexer = new TxIndexer(store, async (height, index) => {
         const e = engineRef!;
-        const [block, results] = await Promise.all([e.blocks.block(height), e.blocks.results(height)]);
-        const raw = block?.block.data.txs[index];
-        const r = results?.txResults[index];
-        if (!raw || !r) return undefined;
-        return txEventMap(r.events, toHex(sha256(raw)), height);
+        return (await e.blocks.results(height))?.txResults[index]?.events;
       });
       const mp = config.config.mempool;
       const engine = new Engine({

@@ -508,7 +508,8 @@ export class Engine {
   private publishBlockEvents(stored: StoredBlock, results: StoredResults, txs: MempoolTx[]): void {
     const height = stored.block.header.height;
     const blockEvents = results.events;
-    const blockMap = (type: string): Record<string, string[]> => flattenEvents(blockEvents, { 'tm.event': [type], 'block.height': [String(height)] });
+    // as CometBFT v0.38's event bus: the FinalizeBlock events plus tm.event (no block.height key)
+    const blockMap = (type: string): Record<string, string[]> => flattenEvents(blockEvents, { 'tm.event': [type] });
     this.bus.publish({ type: 'NewBlock', data: { block: stored.block, blockId: stored.blockId, results }, events: blockMap('NewBlock') });
     this.bus.publish({ type: 'NewBlockHeader', data: { header: stored.block.header }, events: { 'tm.event': ['NewBlockHeader'] } });
     this.bus.publish({ type: 'NewBlockEvents', data: { height, events: blockEvents, numTxs: txs.length }, events: blockMap('NewBlockEvents') });

@@ -77,9 +77,10 @@ describe('Engine driving an app (single validator)', function () {
       expect(ref && [ref.height, ref.index]).to.deep.equal([height, index]);
     }
     expect(attrs2(incs[0]!.result)).to.deep.include.members(['message.sender=alice', 'counter.sender=alice', 'counter.value=1', 'counter.secret=hidden']);
-    const found = await node.engine.indexer.search(parseQuery("message.sender='alice' AND counter.value>=2"), { page: 1, perPage: 10, orderDesc: false });
+    // conditions hold within one event (CometBFT v0.38's kv indexer): counter.sender and counter.value are one event
+    const found = await node.engine.indexer.search(parseQuery("counter.sender='alice' AND counter.value>=2"), { page: 1, perPage: 10, orderDesc: false });
     expect(found.txs.map((t) => [t.height, t.index])).to.deep.equal([[incs[2]!.height, incs[2]!.index]]);
-    const carol = await node.engine.indexer.search(parseQuery("tm.event='Tx' AND message.sender='carol'"), { page: 1, perPage: 10, orderDesc: false });
+    const carol = await node.engine.indexer.search(parseQuery("message.sender='carol'"), { page: 1, perPage: 10, orderDesc: false });
     expect(carol.total).to.equal(1);
     expect(hex(carol.txs[0]!.hash)).to.equal(hex(sha256(txs[2]!)));
     expect((await node.engine.indexer.search(parseQuery("counter.secret='hidden'"), { page: 1, perPage: 10, orderDesc: false })).total).to.equal(0);

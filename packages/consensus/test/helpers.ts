@@ -159,10 +159,7 @@ export class TestNode {
     let engineRef: Engine | undefined;
     const indexer = new TxIndexer(store, async (height, index) => {
       const e = engineRef!;
-      const [block, results] = await Promise.all([e.blocks.block(height), e.blocks.results(height)]);
-      const raw = block?.block.data.txs[index];
-      const r = results?.txResults[index];
-      return raw && r ? txEventMap(r.events, toHex(sha256(raw)), height) : undefined;
+      return (await e.blocks.results(height))?.txResults[index]?.events;
     });
     const errors: string[] = [];
     let engine: Engine;

@@ -9,7 +9,7 @@ import {
   upperBound,
 } from './keys.js';
 import type { Marker } from './keys.js';
-import { heightRange, holds, valueMatcher } from './conditions.js';
+import { heightRange, kvValueMatcher, valueMatcher } from './conditions.js';
 import { Cursor, MAX_HEIGHT, RankError, collect, fromArray, intersect, rankedPage, scan, stream } from './streams.js';
 import type { PosCodec, RawDB } from './streams.js';
 
@@ -33,7 +33,6 @@ export interface BlockSearchOptions {
 export interface BlockSearchResult { readonly total: number; readonly heights: number[] }
 
 /** The events a block's index entries stand for: `tm.event` conditions are checked against these. */
-const BLOCK_EVENT_TYPES = ['NewBlock', 'NewBlockEvents'];
 
 export class BlockIndexer {
   private rankedSince: string | undefined;
@@ -89,7 +88,9 @@ export class BlockIndexer {
     const heightChecks: Condition[] = [];
     for (const c of query.conditions) {
       if (c.tag === 'tm.event') {
-        if (!holds(c, BLOCK_EVENT_TYPES)) return { total: 0, heights: [] };
+        // CometBFT v0.38's block indexer stores block.height and the FinalizeBlock event attributes only:
+        // no block matches a tm.event condition
+        return { total: 0, heights: [] };
       } else if (c.tag === 'block.height') {
         const r = heightRange(c);
         if (r) { lo = Math.max(lo, r.lo); hi = Math.min(hi, r.hi); } else heightChecks.push(c);
@@ -197,7 +198,7 @@ export class BlockIndexer {
   /** Sorted, distinct positions (latin1) of blocks in [lo, hi] with an indexed value of c.tag satisfying c. */
   private async heightsWhere(c: Condition, lo: number, hi: number): Promise<string[]> {
     const prefix = cat(EVENT, attrPart(c.tag));
-    const match = valueMatcher(c);
+    const match = kvValueMatcher(c);
     const dec = new TextDecoder();
     const seen = new Set<string>();
     for (const [k] of await this.db.iterateRaw(prefix, upperBound(prefix))) {

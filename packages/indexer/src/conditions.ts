@@ -62,3 +62,24 @@ export function valueMatcher(c: Condition): (value: string) => boolean {
     return r;
   };
 }
+
+/** A value CometBFT's kv indexers read as a number: Go's big.Int SetString(v, 10), else big.ParseFloat(v, 10). */
+const GO_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?(?:inf|Inf|infinity|Infinity)$/;
+
+/**
+ * A matcher of one event condition against an indexed attribute value, as CometBFT v0.38's kv indexers decide
+ * (they differ from the subscription matching of `Query.matches`): `=` compares the value with the argument's
+ * text (`amount = 5` finds "5", not "5achain"); `<`, `<=`, `>`, `>=` with a number hold only for values that
+ * parse as a number (so "4242achain" never matches a range; a date or time bound matches nothing); CONTAINS
+ * is a substring test and EXISTS any value.
+ */
+export function kvValueMatcher(c: Condition): (value: string) => boolean {
+  if (c.op === 'EXISTS') return () => true;
+  const arg = c.arg;
+  if (!arg) return () => false;
+  if (c.op === '=') return (v) => v === arg.text;
+  if (c.op === 'CONTAINS') return (v) => v.includes(arg.text);
+  if (arg.type !== 'number') return () => false;
+  const numeric = valueMatcher(c);
+  return (v) => GO_NUMBER.test(v) && numeric(v);
+}

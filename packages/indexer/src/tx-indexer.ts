@@ -16,7 +16,7 @@ import {
   readBe64, upperBound, writeBe64,
 } from './keys.js';
 import type { Marker } from './keys.js';
-import { heightRange, holds } from './conditions.js';
+import { heightRange, kvValueMatcher } from './conditions.js';
 import { Cursor, MAX_HEIGHT, RankError, collect, fromArray, intersect, rankedPage, scan, stream } from './streams.js';
 import type { PosCodec, RawDB } from './streams.js';
 import { BlockIndexer } from './block-indexer.js';
@@ -72,8 +72,8 @@ function readPos(b: Uint8Array, off: number): { height: number; index: number } 
 
 const txCodec: PosCodec = { len: POS_LEN, start: (h) => pos(h, 0), at: pos, height: (p) => readBe64(p) };
 
-/** Loads the flattened events (with tx.hash / tx.height / tm.event) of an indexed tx. */
-export type EventsLoader = (height: number, index: number) => Promise<Record<string, string[]> | undefined>;
+/** Loads the events (ExecTxResult.events) of an indexed tx. */
+export type EventsLoader = (height: number, index: number) => Promise<readonly Event[] | undefined>;
 
 /** What a query asks of the index, once reserved tags are resolved. */
 interface TxPlan {
@@ -85,7 +85,9 @@ interface TxPlan {
   eqs: Uint8Array[];
   /** event tags of the other event conditions: a match needs an indexed value of each */
   tags: string[];
-  /** conditions only the tx's events can decide */
+  /** every condition on an event attribute (the `eqs` ones included): all must hold in ONE event */
+  events: Condition[];
+  /** conditions on tx.height the height range does not express, checked per candidate */
   residual: Condition[];
 }
 
@@ -233,11 +235,10 @@ export class TxIndexer {
     tags.sort((a, b) => a.size - b.size);
     const driverTag = tags.length > 0 && (eqs.length === 0 || (ranked && tags[0]!.size < eqs[0]!.size)) ? tags[0]!.tag : undefined;
     // `tag EXISTS` is decided by the driver's own keys
-    const residual = plan.residual.filter((c) => !(c.op === 'EXISTS' && c.tag === driverTag));
-    const presence = plan.tags.filter((t) => t !== driverTag);
-    const verifyQuery = residual.length > 0 ? Query.fromConditions(residual) : undefined;
+    // one `tag = 'value'` condition is decided by its stream; anything else by the tx's events
+    const needsVerify = plan.residual.length > 0 || plan.events.length > 1 || (plan.events.length === 1 && plan.eqs.length === 0 && !(plan.events[0]!.op === 'EXISTS' && plan.events[0]!.tag === driverTag));
 
-    if (!driverTag && !verifyQuery && eqs.length <= 1 && ranked) {
+    if (!driverTag && !needsVerify && eqs.length <= 1 && ranked) {
       const prefix = eqs.length === 1 ? cat(EVENT_NS, eqs[0]!.ap) : RANKED_ORDER;
       return rankedPage(this.db, stream(prefix, txCodec, lo, hi), txCodec, offset, limit, desc);
     }
@@ -260,43 +261,44 @@ export class TxIndexer {
       const prefix = ranked ? RANKED_ORDER : ORDER_NS;
       source = scan(await new Cursor(this.db, stream(prefix, txCodec, lo, hi), POS_LEN, desc, 256).init());
     }
-    const filter = memberOf.length > 0 || verifyQuery
+    const filter = memberOf.length > 0 || needsVerify
       ? async (p: Uint8Array): Promise<boolean> => {
         for (const prefix of memberOf) if ((await this.get(cat(prefix, p))) === undefined) return false;
-        return verifyQuery ? this.verify(p, presence, verifyQuery) : true;
+        return needsVerify ? this.verify(p, plan) : true;
       }
       : undefined;
     return collect(source, filter, offset, limit);
   }
 
-  /** A tx.hash query: at most one candidate, checked against the other conditions. */
+  /**
+   * A tx.hash query: CometBFT v0.38's kv indexer answers the hash's tx whatever the other conditions say (it
+   * looks the hash up first and returns).
+   */
   private async searchHash(plan: TxPlan, offset: number, limit: number): Promise<TxSearchResult> {
-    const none = { total: 0, txs: [] };
     const ref = await this.byHash(plan.hash!);
-    if (!ref || ref.height < plan.lo || ref.height > plan.hi) return none;
-    const p = pos(ref.height, ref.index);
-    for (const ap of plan.eqs) if ((await this.get(cat(EVENT_NS, ap, p))) === undefined) return none;
-    if (plan.residual.length > 0 && !(await this.verify(p, plan.tags, Query.fromConditions(plan.residual)))) return none;
+    if (!ref) return { total: 0, txs: [] };
     return { total: 1, txs: offset === 0 && limit > 0 ? [ref] : [] };
   }
 
   /**
-   * Loads the tx's events and checks `q` on them. Each tag of `presence` must also have an indexed
-   * value (attributes with index: false are not searchable): one of the tx's values of the tag must
-   * have an index key at this position.
+   * Whether the tx at `p` matches the plan as CometBFT v0.38's kv indexer decides: its height passes the
+   * residual height conditions, and ONE of its events (of a non-empty type) satisfies every event condition,
+   * each by an indexed attribute (the index keys carry the event's sequence number and conditions intersect
+   * on it, so conditions on attributes of different events never match together).
    */
-  private async verify(p: Uint8Array, presence: readonly string[], q: Query): Promise<boolean> {
+  private async verify(p: Uint8Array, plan: TxPlan): Promise<boolean> {
     const { height, index } = readPos(p, 0);
-    const ev = await this.loadEvents(height, index);
-    if (!ev) return false;
-    for (const tag of presence) {
-      let found = false;
-      for (const v of new Set(ev[tag] ?? [])) {
-        if ((await this.get(cat(EVENT_NS, attrPart(tag, v), p))) !== undefined) { found = true; break; }
-      }
-      if (!found) return false;
+    if (plan.residual.length > 0 && !Query.fromConditions(plan.residual).matches({ 'tx.height': [String(height)] })) return false;
+    if (plan.events.length === 0) return true;
+    const events = await this.loadEvents(height, index);
+    if (!events) return false;
+    const matchers = plan.events.map((c) => ({ tag: c.tag, match: kvValueMatcher(c) }));
+    for (const e of events) {
+      if (!e.type) continue;
+      const ok = matchers.every(({ tag, match }) => e.attributes.some((a) => !!a.key && a.index !== false && `${e.type}.${a.key}` === tag && match(a.value)));
+      if (ok) return true;
     }
-    return q.matches(ev);
+    return false;
   }
 
   /** Positions (ascending, distinct) of the txs with any indexed value of `tag` at heights [lo, hi]. */
@@ -314,23 +316,17 @@ export class TxIndexer {
 
 /** Resolves the reserved tags of a tx query (tm.event, tx.hash, tx.height) and sorts the rest. */
 function planTx(query: Query): TxPlan {
-  const plan: TxPlan = { empty: false, lo: 0, hi: MAX_HEIGHT, eqs: [], tags: [], residual: [] };
+  const plan: TxPlan = { empty: false, lo: 0, hi: MAX_HEIGHT, eqs: [], tags: [], events: [], residual: [] };
   const eqSeen = new Set<string>();
   for (const c of query.conditions) {
     if (c.tag === 'tm.event') {
-      // every indexed tx is a 'Tx' event
-      if (!holds(c, ['Tx'])) plan.empty = true;
+      // CometBFT's kv indexer stores no tm.event key: a condition on it matches no tx
+      plan.empty = true;
       continue;
     }
     if (c.tag === 'tx.hash') {
-      if (c.op === '=' && c.arg?.type === 'string') {
-        if (!/^[0-9a-fA-F]{64}$/.test(c.arg.text)) { plan.empty = true; continue; }
-        const h = new Uint8Array(Buffer.from(c.arg.text, 'hex'));
-        if (plan.hash && compareBytes(plan.hash, h) !== 0) plan.empty = true;
-        plan.hash = h;
-      } else if (c.op !== 'EXISTS') {
-        plan.residual.push(c);
-      }
+      // the first tx.hash condition is looked up whatever its operator (CometBFT `lookForHash`), hex-decoded
+      if (plan.hash === undefined) plan.hash = decodeHashArg(c.arg?.text ?? '');
       continue;
     }
     if (c.tag === 'tx.height') {
@@ -338,6 +334,7 @@ function planTx(query: Query): TxPlan {
       if (r) { plan.lo = Math.max(plan.lo, r.lo); plan.hi = Math.min(plan.hi, r.hi); } else plan.residual.push(c);
       continue;
     }
+    plan.events.push(c);
     if (c.op === '=' && c.arg?.type === 'string') {
       const ap = attrPart(c.tag, c.arg.text);
       const id = latin1(ap);
@@ -347,11 +344,29 @@ function planTx(query: Query): TxPlan {
     // any other condition on an event tag: only txs with an indexed value of the tag can match, and
     // the value is checked on the tx's events
     if (!plan.tags.includes(c.tag)) plan.tags.push(c.tag);
-    plan.residual.push(c);
   }
   if (plan.lo > plan.hi) plan.empty = true;
   return plan;
 }
+
+/**
+ * The hash of a `tx.hash` condition as CometBFT's `hex.DecodeString` reads it; an empty one (tx.hash EXISTS)
+ * and bad hex fail the search with CometBFT's messages.
+ */
+function decodeHashArg(text: string): Uint8Array {
+  for (let i = 0; i < text.length; i++) {
+    if (!/[0-9a-fA-F]/.test(text[i]!)) {
+      const cp = text.codePointAt(i)!;
+      throw new TxSearchError(`error during searching for a hash in the query: encoding/hex: invalid byte: U+${cp.toString(16).toUpperCase().padStart(4, '0')} ${JSON.stringify(String.fromCodePoint(cp)).replace(/^"|"$/g, "'")}`);
+    }
+  }
+  if (text.length % 2 === 1) throw new TxSearchError('error during searching for a hash in the query: encoding/hex: odd length hex string');
+  if (text.length === 0) throw new TxSearchError('error while retrieving the result: transaction hash cannot be empty');
+  return new Uint8Array(Buffer.from(text, 'hex'));
+}
+
+/** A tx search CometBFT refuses (its error text). */
+export class TxSearchError extends Error {}
 
 /** Flattened events of a tx with the reserved keys CometBFT adds. */
 export function txEventMap(events: readonly Event[], hashHex: string, height: number): Record<string, string[]> {

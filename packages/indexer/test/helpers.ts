@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommitStore } from '@chain/store';
 import type { BatchOp, Bytes } from '@chain/store';
-import { parseQuery } from '@chain/events';
-import type { Event } from '@chain/events';
+import { parseQuery, Query } from '@chain/events';
+import type { Condition, Event } from '@chain/events';
+import { kvValueMatcher } from '../src/conditions.js';
 import { TxIndexer, txEventMap } from '../src/index.js';
 import type { IndexedTx, RawDB, TxSearchOptions, TxSearchResult } from '../src/index.js';
 
@@ -51,7 +52,7 @@ export class IndexFixture {
     return new TxIndexer(db, async (height, index) => {
       this.loads.push([height, index]);
       const e = this.events.get(`${height}/${index}`);
-      return e ? txEventMap(e.events, hex(e.hash), height) : undefined;
+      return e?.events;
     });
   }
 
@@ -146,4 +147,29 @@ export class CountingDB implements RawDB {
     this.rows += r.length;
     return r;
   }
+}
+
+/**
+ * Whether a tx or block matches `query` as CometBFT v0.38's kv indexer decides, by brute force over its events
+ * (the reference of the index tests): no tm.event key; the reserved keys (tx.height / block.height) by
+ * `Query.matches`; event conditions on indexed attributes with kvValueMatcher's value rules, all in ONE event
+ * when `sameEvent` (the tx index), each in any event otherwise (the block index keeps no event sequence).
+ */
+export function kvReferenceMatches(query: Query, events: readonly Event[], reserved: Record<string, string[]>, sameEvent: boolean): boolean {
+  const eventConds: Condition[] = [];
+  for (const c of query.conditions) {
+    if (c.tag === 'tm.event') return false;
+    if (c.tag in reserved) {
+      if (!Query.fromConditions([c]).matches(reserved)) return false;
+    } else {
+      eventConds.push(c);
+    }
+  }
+  if (eventConds.length === 0) return true;
+  const holdsIn = (es: readonly Event[], c: Condition): boolean => {
+    const m = kvValueMatcher(c);
+    return es.some((e) => !!e.type && e.attributes.some((a) => !!a.key && a.index !== false && `${e.type}.${a.key}` === c.tag && m(a.value)));
+  };
+  if (!sameEvent) return eventConds.every((c) => holdsIn(events, c));
+  return events.some((e) => eventConds.every((c) => holdsIn([e], c)));
 }

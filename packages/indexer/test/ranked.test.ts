@@ -7,9 +7,9 @@ import { expect } from 'chai';
 import { parseQuery } from '@chain/events';
 import type { Event } from '@chain/events';
 import type { BatchOp } from '@chain/store';
-import { TxIndexer, TX_EVENT_PREFIX, TX_RANK_PREFIX, txEventMap } from '../src/index.js';
+import { TxIndexer, TX_EVENT_PREFIX, TX_RANK_PREFIX } from '../src/index.js';
 import type { TxSearchOptions } from '../src/index.js';
-import { CountingDB, IndexFixture, MemRawDB, ev, hex, txHashAt, withoutSync } from './helpers.js';
+import { CountingDB, IndexFixture, MemRawDB, ev, hex, kvReferenceMatches, txHashAt, withoutSync } from './helpers.js';
 
 type Ref = [number, number];
 
@@ -24,22 +24,22 @@ function txAt(h: number, i: number): Event[] {
   const n = h * 131 + i;
   return [
     ev('message', ['action', i % 5 === 0 ? 'vote' : 'send'], ['sender', `s${n % 11}`], ['module', 'bank']),
-    ev('transfer', ['recipient', `r${(h + i * 3) % 17}`], ['sender', `s${n % 11}`], ['amount', `${(h * 7 + i) % 50}achain`]),
+    ev('transfer', ['recipient', `r${(h + i * 3) % 17}`], ['sender', `s${n % 11}`], ['amount', `${(h * 7 + i) % 50}`]),
   ];
 }
 
-/** Search results computed from all txs' events with Query.matches (all attributes indexed). */
+/** Search results computed from all txs' events by brute force with CometBFT v0.38's kv-index rules. */
 class Reference {
-  readonly txs: { h: number; i: number; map: Record<string, string[]> }[] = [];
+  readonly txs: { h: number; i: number; events: Event[] }[] = [];
   add(h: number, i: number, events: Event[]): void {
-    this.txs.push({ h, i, map: txEventMap(events, hex(txHashAt(h, i)), h) });
+    this.txs.push({ h, i, events });
   }
   private readonly memo = new Map<string, Ref[]>();
   search(q: string, opts: TxSearchOptions): { total: number; refs: Ref[] } {
     let asc = this.memo.get(q);
     if (!asc) {
       const query = parseQuery(q);
-      asc = this.txs.filter((t) => query.matches(t.map)).map((t): Ref => [t.h, t.i]);
+      asc = this.txs.filter((t) => kvReferenceMatches(query, t.events, { 'tx.height': [String(t.h)], 'tx.hash': [hex(txHashAt(t.h, t.i)).toUpperCase()] }, true)).map((t): Ref => [t.h, t.i]);
       this.memo.set(q, asc);
     }
     const all = opts.orderDesc ? [...asc].reverse() : asc;
@@ -191,8 +191,7 @@ describe('ranked tx index: pages against a reference', () => {
   it('reads a bounded number of keys for a deep page of one stream, either order', async () => {
     const db = new CountingDB(fx.store);
     const idx = fx.makeIndexer(db);
-    // message.module='bank' is on every tx: it constrains nothing and the query is one stream
-    for (const [q, page] of [["message.action='send'", 20], ["tm.event='Tx'", 28], ["message.sender='s3' AND tx.height>2", 2], ["message.module='bank' AND message.action='send'", 17]] as const) {
+    for (const [q, page] of [["message.action='send'", 20], ['tx.height>0', 28], ["message.sender='s3' AND tx.height>2", 2]] as const) {
       for (const orderDesc of [false, true]) {
         db.reset();
         const r = await idx.search(parseQuery(q), { page, perPage: 100, orderDesc });

@@ -333,7 +333,8 @@ export class CometSource implements ConsensusSource {
   private readonly subs = new Map<string, Set<(data: J, events: Record<string, string[]>) => void>>();
   private readonly pendingListeners = new Set<(raw: Uint8Array) => void>();
   private pendingTimer: NodeJS.Timeout | undefined;
-  private readonly seenPending = new Set<string>();
+  /** pending txs already announced (hex hash → when), kept while in the mempool or for 10 s */
+  private readonly emittedPending = new Map<string, number>();
 
   constructor(private readonly opts: CometSourceOptions) {
     this.url = opts.rpcUrl.replace(/\/$/, '');
@@ -502,7 +503,9 @@ export class CometSource implements ConsensusSource {
 
   async broadcastSync(raw: Uint8Array): Promise<CheckTxResult> {
     try {
-      return this.checkResult(raw, await this.call('broadcast_tx_sync', { tx: `0x${toHex(raw)}` }));
+      const r = this.checkResult(raw, await this.call('broadcast_tx_sync', { tx: `0x${toHex(raw)}` }));
+      if (r.code === 0) this.emitPending(raw, toHex(r.hash));
+      return r;
     } catch (e) {
       throw mempoolErrorOf(e) ?? e;
     }
@@ -621,20 +624,28 @@ export class CometSource implements ConsensusSource {
     return (r.txs ?? []).map((t: string) => b64(t));
   }
 
+  /** Tells the pending-tx listeners about `raw` once (a tx broadcast through this source, or seen by the poll). */
+  private emitPending(raw: Uint8Array, hashHex = toHex(sha256(raw))): void {
+    if (this.pendingListeners.size === 0 || this.emittedPending.has(hashHex)) return;
+    this.emittedPending.set(hashHex, Date.now());
+    for (const l of this.pendingListeners) l(raw);
+  }
+
   onPendingTx(fn: (raw: Uint8Array) => void): () => void {
     this.pendingListeners.add(fn);
     if (!this.pendingTimer) {
+      // CometBFT has no mempool event: txs broadcast through this source are announced when CheckTx admits them,
+      // txs that reached the mempool another way (another node's gossip) when this poll sees them
       const poll = async (): Promise<void> => {
         const txs = await this.pendingTxs();
         const now = new Set<string>();
         for (const raw of txs) {
           const h = toHex(sha256(raw));
           now.add(h);
-          if (this.seenPending.has(h)) continue;
-          for (const l of this.pendingListeners) l(raw);
+          this.emitPending(raw, h);
         }
-        this.seenPending.clear();
-        for (const h of now) this.seenPending.add(h);
+        const old = Date.now() - 10_000;
+        for (const [h, t] of this.emittedPending) if (!now.has(h) && t < old) this.emittedPending.delete(h);
       };
       this.pendingTimer = setInterval(() => { void poll().catch(() => undefined); }, this.opts.mempoolPollMs ?? 500);
       this.pendingTimer.unref();
@@ -644,7 +655,7 @@ export class CometSource implements ConsensusSource {
       if (this.pendingListeners.size === 0 && this.pendingTimer) {
         clearInterval(this.pendingTimer);
         this.pendingTimer = undefined;
-        this.seenPending.clear();
+        this.emittedPending.clear();
       }
     };
   }

@@ -1,7 +1,10 @@
 /**
  * CometBFT websocket event payloads (`data: {type, value}`, CMT types/events.go) of the bus messages
- * the engine publishes. libs/json honours `omitempty`, so zero fields of ResponseFinalizeBlock and
- * abci.TxResult are left out; ExecTxResult keeps its jsonpb form (every field).
+ * the engine publishes, as CometBFT v0.38.26 writes them (checked against it by the e2e suites run with
+ * E2E_TARGET=localnet): libs/json honours `omitempty`, so zero fields of abci.TxResult and of its
+ * ExecTxResult are left out of a Tx event; ResponseFinalizeBlock leaves out empty events, tx_results and
+ * consensus_param_updates but always has validator_updates (null when empty); the ExecTxResults inside
+ * it keep every field.
  */
 import type { Block, BlockID, Header, StoredResults, StoredTxResult } from '@chain/consensus';
 import { validatorAddress } from '@chain/consensus';
@@ -22,11 +25,21 @@ function finalizeBlockJson(r: StoredResults): Record<string, unknown> {
   const o: Record<string, unknown> = {};
   if (r.events.length) o.events = eventsJsonLib(r.events);
   if (r.txResults.length) o.tx_results = r.txResults.map(txResultJson);
-  if (r.validatorUpdates.length) {
-    o.validator_updates = r.validatorUpdates.map((u) => ({ pub_key: { Sum: { type: 'tendermint.crypto.PublicKey_Ed25519', value: { ed25519: toBase64(u.pubKey) } } }, power: String(u.power) }));
-  }
+  o.validator_updates = r.validatorUpdates.length
+    ? r.validatorUpdates.map((u) => ({ pub_key: { Sum: { type: 'tendermint.crypto.PublicKey_Ed25519', value: { ed25519: toBase64(u.pubKey) } } }, power: String(u.power) }))
+    : null;
   if (r.appHash.length) o.app_hash = toBase64(r.appHash);
   return o;
+}
+
+/** libs/json `omitempty`: drops 0, "", "0" (int64 as a string), null and empty arrays. */
+function omitEmpty(o: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === 0 || v === '' || v === '0' || v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = v;
+  }
+  return out;
 }
 
 export function eventDataJson(type: string, data: unknown): { type: string; value: unknown } {
@@ -49,7 +62,7 @@ export function eventDataJson(type: string, data: unknown): { type: string; valu
       const txResult: Record<string, unknown> = { height: String(d.height) };
       if (d.index) txResult.index = d.index;
       txResult.tx = toBase64(d.tx);
-      txResult.result = txResultJson(d.result);
+      txResult.result = omitEmpty(txResultJson(d.result) as Record<string, unknown>);
       return { type: 'tendermint/event/Tx', value: { TxResult: txResult } };
     }
     case 'ValidatorSetUpdates': {

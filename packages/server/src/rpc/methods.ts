@@ -246,7 +246,8 @@ export const METHODS: Record<string, MethodDef> = {
   status: { params: [], handler: (node) => statusJson(node) },
   net_info: {
     params: [],
-    handler: () => ({ listening: true, listeners: ['Listener(@0.0.0.0:26656)'], n_peers: '0', peers: [] }),
+    // CometBFT lists its p2p.external_address (empty by default); the embedded engine has no p2p layer
+    handler: () => ({ listening: true, listeners: ['Listener(@)'], n_peers: '0', peers: [] }),
   },
   abci_info: {
     params: [],

@@ -73,16 +73,36 @@ function asRpcError(e: unknown): RpcError {
   return RpcErrors.internal(e instanceof Error ? e.message : String(e));
 }
 
+/** Go's name of a JSON value's kind in encoding/json errors. */
 function jsonKind(v: unknown): string {
-  if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
   return typeof v;
 }
 
-/** CometBFT `RPCRequest.UnmarshalJSON` + `idFromInterface`. */
+/** Go's %v of a decoded JSON value (interface{}): maps as map[k:v], slices as [a b]. */
+function goValue(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
+  if (v !== null && typeof v === 'object') return `map[${Object.keys(v).sort().map((k) => `${k}:${goValue((v as Record<string, unknown>)[k])}`).join(' ')}]`;
+  if (v === null) return '<nil>';
+  return String(v);
+}
+
+/** Go's %T of a decoded JSON value. */
+function goType(v: unknown): string {
+  if (Array.isArray(v)) return '[]interface {}';
+  if (v !== null && typeof v === 'object') return 'map[string]interface {}';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+/** The anonymous struct CometBFT v0.38's RPCRequest.UnmarshalJSON decodes into (named in its errors). */
+const REQUEST_STRUCT = 'struct { JSONRPC string "json:\\"jsonrpc\\""; ID interface {} "json:\\"id,omitempty\\""; Method string "json:\\"method\\""; Params json.RawMessage "json:\\"params\\"" }';
+
+/** CometBFT v0.38.26 `RPCRequest.UnmarshalJSON` + `idFromInterface`; JSON null is an empty request (a notification). */
 function toRequest(v: unknown): RpcRequest {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-    throw new RequestParseError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type types.RPCRequest`);
+  if (v === null) return { method: '', params: undefined };
+  if (typeof v !== 'object' || Array.isArray(v)) {
+    throw new RequestParseError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type ${REQUEST_STRUCT}`);
   }
   const r = v as Record<string, unknown>;
   for (const f of ['jsonrpc', 'method']) {
@@ -95,26 +115,39 @@ function toRequest(v: unknown): RpcRequest {
   if (rawId === undefined || rawId === null) return { method, params: r.params };
   if (typeof rawId === 'string') return { id: rawId, method, params: r.params };
   if (typeof rawId === 'number') {
-    if (!Number.isFinite(rawId)) throw new RequestParseError(`json-rpc ID must be a finite number, got ${rawId}`);
-    if (!Number.isInteger(rawId)) throw new RequestParseError(`json-rpc ID must be a whole number, got ${rawId}`);
-    if (rawId >= 2 ** 63 || rawId < -(2 ** 63)) throw new RequestParseError(`json-rpc ID out of int64 range, got ${rawId}`);
-    return { id: rawId, method, params: r.params };
+    // Go's int(float64): a fraction is truncated (1.5 → 1)
+    const whole = Math.trunc(rawId);
+    if (whole >= 2 ** 63 || whole < -(2 ** 63)) throw new RequestParseError(`json-rpc ID out of int64 range, got ${rawId}`);
+    return { id: whole === 0 ? 0 : whole, method, params: r.params };
   }
-  throw new RequestParseError(`json-rpc ID (${jsonText(rawId)}) is of unknown type (${jsonKind(rawId)})`);
+  throw new RequestParseError(`json-rpc ID (${goValue(rawId)}) is of unknown type (${goType(rawId)})`);
+}
+
+/**
+ * A batch as CometBFT v0.38.26 reads it: it decodes the body as []RPCRequest and, when that fails for any
+ * element, as one RPCRequest, so a bad element is reported as an array that is not a request.
+ */
+function toBatch(items: unknown[]): RpcRequest[] {
+  try {
+    return items.map(toRequest);
+  } catch (e) {
+    if (!(e instanceof RequestParseError)) throw e;
+    throw new RequestParseError(`json: cannot unmarshal array into Go value of type ${REQUEST_STRUCT}`);
+  }
 }
 
 function methodDef(method: string): MethodDef | undefined {
   return Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method] : undefined;
 }
 
+/**
+ * The index page as CometBFT v0.38.26 writes it: the "no arguments" section stays empty (every route handler
+ * takes a context argument there), so every method, websocket-only ones included, is listed with its
+ * arguments, a method without any ending in `?`.
+ */
 function endpointList(host: string): string {
-  const names = Object.keys(METHODS).filter((m) => !METHODS[m]!.wsOnly).sort();
-  const noArgs = names.filter((m) => METHODS[m]!.params.length === 0);
-  const withArgs = names.filter((m) => METHODS[m]!.params.length > 0);
-  let html = '<html><body><br>Available endpoints:<br>';
-  for (const n of noArgs) html += `<a href="//${host}/${n}">//${host}/${n}</a><br>`;
-  html += '<br>Endpoints that require arguments:<br>';
-  for (const n of withArgs) {
+  let html = '<html><body><br>Available endpoints:<br><br>Endpoints that require arguments:<br>';
+  for (const n of Object.keys(METHODS).sort()) {
     const link = `//${host}/${n}?${METHODS[n]!.params.map((p) => `${p.name}=_`).join('&')}`;
     html += `<a href="${link}">${link}</a></br>`;
   }
@@ -202,11 +235,9 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
           sendJson(res, 200, errorResponse(undefined, RpcErrors.invalidRequest(`batch request exceeds maximum (${cfg.max_request_batch_size}) allowed number of requests`)));
           return;
         }
-        if (parsed.length === 0) {
-          sendJson(res, 200, errorResponse(undefined, RpcErrors.invalidRequest('empty batch')));
-          return;
-        }
-        requests = parsed.map(toRequest);
+        // an empty batch: nothing to answer (CometBFT v0.38.26 writes an empty 200)
+        if (parsed.length === 0) { res.statusCode = 200; res.end(); return; }
+        requests = toBatch(parsed);
       } else {
         requests = [toRequest(parsed)];
       }
