@@ -82,7 +82,8 @@ describe('e2e: SIGKILL under load, then restart', function () {
     // balances agree with what was committed: one token per committed tx, sequences match
     const committed = [];
     for (const a of accts) {
-      const search = (await rpc('tx_search', { query: `message.sender='${a.address}' AND transfer.recipient='${recipient}'`, per_page: '100' })).result;
+      // both conditions in the send's transfer event (the tx index matches conditions within one event)
+      const search = (await rpc('tx_search', { query: `transfer.sender='${a.address}' AND transfer.recipient='${recipient}'`, per_page: '100' })).result;
       const r = await getJson(`${node.restUrl}/chain/auth/v1beta1/accounts/${a.address}`);
       const seq = BigInt(r.body.account.sequence);
       // all txs of this sender after the test started are sends to the recipient

@@ -130,6 +130,7 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
     registry,
     store: opts.store,
     chainId: opts.chainId,
+    bech32AccountPrefix: BECH32_PREFIX,
     router,
     config,
     // the modules the config names (a smaller config, e.g. without proof of stake, composes a smaller app)

@@ -10,6 +10,7 @@ import type { ProtoRegistry, ProtoObject } from '@chain/codec';
 import { decodeTx, msgSigners, TX_PROTO_DIR } from '@chain/tx';
 import type { DecodedTx } from '@chain/tx';
 import type { Event } from '@chain/events';
+import { fromBech32, toBech32 } from '@chain/crypto';
 import { Context, EventManager } from './context.js';
 import type { BlockInfo, ExecMode } from './context.js';
 import { BasicGasMeter, InfiniteGasMeter, OutOfGasError, outOfGasError } from './gas.js';
@@ -45,12 +46,32 @@ export interface AppOptions {
   readonly version?: string;
   /** upper bound on a tx's encoded size in CheckTx */
   readonly maxTxBytes?: number;
+  /**
+   * The account address prefix: the `sender` of each message's `message` event is the first signer as an account
+   * address (SDK v0.50 `createEvents`: the address codec's string of the signer bytes, also when the signer
+   * field holds a validator operator address). Unset: the signer field's text as is.
+   */
+  readonly bech32AccountPrefix?: string;
 }
 
 /** Computes the app hash a changeset would produce (same function the store commits with). */
 export type AppHashFn = (prev: Uint8Array, changes: ReturnType<CacheKVStore['changes']>) => Uint8Array;
 
 export class App implements AbciApplication {
+  private readonly accountPrefix: string | undefined;
+
+  /** The message event's sender: the signer as an account address (see AppOptions.bech32AccountPrefix). */
+  private eventSender(signer: string | undefined): string {
+    if (!signer) return '';
+    if (!this.accountPrefix) return signer;
+    try {
+      const { prefix, data } = fromBech32(signer);
+      return prefix === this.accountPrefix ? signer : toBech32(this.accountPrefix, data);
+    } catch {
+      return signer;
+    }
+  }
+
   readonly registry: ProtoRegistry;
   readonly router: Router;
   readonly manager: ModuleManager;
@@ -76,6 +97,7 @@ export class App implements AbciApplication {
     this.registry = opts.registry;
     this.store = opts.store;
     this.chainId = opts.chainId;
+    this.accountPrefix = opts.bech32AccountPrefix;
     this.ante = opts.anteHandler;
     this.minGasPrices = opts.minGasPrices ?? [];
     this.name = opts.name ?? 'chain';
@@ -447,7 +469,7 @@ export class App implements AbciApplication {
         if (!route) throw Errors.UnknownRequest.wrap(`unrecognized message type: ${msg.typeUrl}`);
         const em = new EventManager();
         const signers = msgSigners(this.registry, msg);
-        em.emit('message', [['action', msg.typeUrl], ['sender', signers[0] ?? ''], ['module', route.eventModule]]);
+        em.emit('message', [['action', msg.typeUrl], ['sender', this.eventSender(signers[0])], ['module', route.eventModule]]);
         const resp = await route.handler(mctx.withEvents(em), msg.message);
         responses.push(this.registry.packAny(route.responseType, resp));
         msgLogs.push({ msg_index: i, log: '', events: em.events });

@@ -9,7 +9,8 @@ import { chain_base_consensus_v1beta1 } from '../gen/index.js';
 import { blockIdObj, blockObj, commitObj, headerObj } from './block-json.js';
 import type { ConsensusSource } from '../consensus-source.js';
 
-export const COMETBFT_VERSION = '0.38.17';
+/** The CometBFT version the embedded engine reports: the one tools/cometbft builds, whose RPC it mirrors. */
+export const COMETBFT_VERSION = '0.38.26';
 
 /** The definition of the service (`chain.base.consensus.v1beta1.Service`) that `createConsensusService` implements. */
 export const ConsensusService = chain_base_consensus_v1beta1.Service;
