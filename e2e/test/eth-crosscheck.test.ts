@@ -71,6 +71,8 @@ describe('e2e: Ethereum JSON-RPC cross-check against hardhat', function () {
   const rcs = new Map<EthTarget, Record<string, any>>();
   const rc = (t: EthTarget, label: string): any => rcs.get(t)![label];
   let diffs: string[] = [];
+  /** eth_createAccessList's list for a token transfer (the token and the two balance slots) */
+  let transferList: { address: string; storageKeys: string[] }[] = [];
 
   /** Runs `fn` on both nodes and compares the answers; returns [ours, hardhat]. */
   async function both(step: string, fn: (t: EthTarget) => Promise<unknown>, rules: Rules = {}): Promise<[any, any]> {
@@ -245,6 +247,19 @@ describe('e2e: Ethereum JSON-RPC cross-check against hardhat', function () {
     expect(acl.result.accessList).to.have.length(1);
     expect(acl.result.accessList[0].address).to.equal(token);
     expect(acl.result.accessList[0].storageKeys).to.have.length(2);
+    transferList = acl.result.accessList;
+    flush();
+  });
+
+  it('an access list and the 1559 fields on eth_call and eth_estimateGas: the same gas as hardhat', async () => {
+    const data = iface.encodeFunctionData('transfer', [RECIPIENT, 1n]);
+    const [without] = await call('eth_estimateGas(transfer)', 'eth_estimateGas', [{ from: wallet.address, to: token, data }]);
+    const [withList] = await call('eth_estimateGas(transfer, accessList)', 'eth_estimateGas', [{ from: wallet.address, to: token, data, accessList: transferList }]);
+    // the listed token address is the recipient (already warm): +2400; the two listed slots: +1900 - 2000 each
+    expect(BigInt(withList.result) - BigInt(without.result)).to.equal(2400n - 200n);
+    const fees = { maxFeePerGas: '0x' + (PRICE * 2n).toString(16), maxPriorityFeePerGas: '0x' + PRICE.toString(16) };
+    await call('eth_estimateGas(transfer, accessList, 1559 fees)', 'eth_estimateGas', [{ from: wallet.address, to: token, data, accessList: transferList, ...fees }]);
+    await call('eth_call(transfer, accessList, 1559 fees)', 'eth_call', [{ from: wallet.address, to: token, data, accessList: transferList, ...fees }, 'latest']);
     flush();
   });
 

@@ -101,7 +101,6 @@ describe('e2e: Ethereum JSON-RPC against the execution-apis specification', func
   const SKIPPED: Record<string, string> = {
     eth_coinbase: 'geth no longer serves it (no etherbase after the merge)',
     eth_getProof: 'the state commitment (the app hash) has no per-key proofs: comes with the state-proofs issue',
-    eth_simulateV1: 'not implemented yet (issue 17)',
     eth_getBlockAccessList: 'EIP-7928 block access lists: a future fork (Amsterdam)',
     debug_getRawBlock: 'not served: blocks are not stored as RLP',
     debug_getRawHeader: 'not served yet',
@@ -155,7 +154,8 @@ describe('e2e: Ethereum JSON-RPC against the execution-apis specification', func
     // value transfers of the three tx types
     for (const req of [
       { type: 0, to, value: parseEther('1'), gasPrice },
-      { type: 1, to, value: parseEther('2'), gasPrice, gasLimit: 30_000n, accessList: [{ address: to, storageKeys: ['0x' + '00'.repeat(31) + '01'] }] },
+      // ethers estimates its gas: eth_estimateGas charges the access list (21000 + 2400 + 1900)
+      { type: 1, to, value: parseEther('2'), gasPrice, accessList: [{ address: to, storageKeys: ['0x' + '00'.repeat(31) + '01'] }] },
       { type: 2, to, value: parseEther('3') },
     ]) {
       const tx = await wallet.sendTransaction(req);
@@ -340,6 +340,32 @@ describe('e2e: Ethereum JSON-RPC against the execution-apis specification', func
     await check('debug_traceTransaction', [txs[3]!.hash, { tracer: 'callTracer' }]);
     await check('debug_traceBlockByNumber', ['0x' + txs[3]!.block.toString(16), { tracer: 'callTracer' }]);
     await check('debug_traceBlockByHash', [logBlock.hash, { tracer: 'callTracer' }]);
+  });
+
+  it('eth_simulateV1: blocks with calls, logs, reverts, full transactions, transfer logs and validation; header hashes', async () => {
+    const transfer = token.interface.encodeFunctionData('transfer', [to, 5n]);
+    const tooMuch = token.interface.encodeFunctionData('transfer', [to, 10n ** 30n]);
+    const gasPrice = BigInt((await rpc('eth_gasPrice')).result);
+    for (const f of ['latest', logBlock.hash, { blockNumber: logBlock.number }]) {
+      for (const opts of [
+        { blockStateCalls: [{ calls: [{ from: wallet.address, to: tokenAddr, input: transfer }, { from: wallet.address, to, value: '0x1' }] }, { calls: [{ from: wallet.address, to: tokenAddr, input: tooMuch }] }] },
+        { blockStateCalls: [{ calls: [{ from: wallet.address, to: tokenAddr, input: transfer }, { from: wallet.address, to, value: '0x1' }] }], returnFullTransactions: true, traceTransfers: true },
+        { blockStateCalls: [{ calls: [{ from: wallet.address, to, value: '0x1', maxFeePerGas: '0x' + (gasPrice * 10n).toString(16), maxPriorityFeePerGas: '0x1' }, { from: wallet.address, to, gasPrice: '0x' + (gasPrice * 10n).toString(16) }] }], validation: true, returnFullTransactions: true },
+      ]) {
+        const blocks = await check('eth_simulateV1', [opts, f]);
+        expect(blocks).to.have.length(opts.blockStateCalls.length);
+        for (const b of blocks) expect(headerHash(b)).to.equal(b.hash);
+      }
+    }
+    const far = { blockStateCalls: [{ blockOverrides: { number: '0x' + (BigInt(logBlock.number) + 257n).toString(16) } }] };
+    expect(await errorOf('eth_simulateV1', [far, logBlock.hash])).to.deep.equal({ code: -38026, message: 'too many blocks' });
+    const [b1, b2] = await check('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from: wallet.address, to: tokenAddr, input: transfer }] }, { calls: [{ from: wallet.address, to: tokenAddr, input: tooMuch }] }] }]);
+    expect(b1.calls[0].logs).to.have.length(1);
+    expect(b1.calls[0].logs[0].blockHash).to.equal(b1.hash);
+    expect(b2.parentHash).to.equal(b1.hash);
+    expect(b2.calls[0].status).to.equal('0x0');
+    expect(b2.calls[0].error.code).to.equal(3);
+    expect(b2.calls[0].error.message).to.match(/^execution reverted/);
   });
 
   it('every eth_* and net_* method of the specification was checked, or is skipped with its reason', () => {

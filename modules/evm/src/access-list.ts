@@ -16,7 +16,7 @@ import type { InterpreterStep } from '@ethereumjs/evm';
 import { bigIntToBytes, createContractAddress, Address, setLengthLeft } from '@ethereumjs/util';
 import { ExecutionTimeoutError } from './executor.js';
 import type { EvmKeeper } from './keeper.js';
-import { callArgs, callMessage, callState } from './query.js';
+import { callMessage, callState, prepareCall } from './query.js';
 import type { EvmTracer } from './tracer.js';
 
 /** EIP-2930 costs */
@@ -94,7 +94,8 @@ function initialList(v: unknown): AccessListMap {
 
 /** eth_createAccessList over an EthCallRequest (with `access_list`, the optional starting list). */
 export async function createAccessList(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<AccessListResult> {
-  const a = callArgs(keeper, query, req);
+  // the starting list is the tracer's: the call's args carry none (its cost is added per iteration)
+  const { a, env } = prepareCall(keeper, query, { ...req, access_list: '' });
   const ctx = callState(keeper, query, req.overrides);
   const from = new Address(a.from).toString().toLowerCase();
   let to: string;
@@ -118,7 +119,7 @@ export async function createAccessList(keeper: EvmKeeper, query: Context, req: P
     const msg = { ...callMessage(a, a.gas), intrinsicGas: a.intrinsicGas + cost, accessList };
     let r;
     try {
-      r = await keeper.execute(ctx.withStore(branch(ctx.ms)), msg, undefined, budget, tracer);
+      r = await keeper.execute(ctx.withStore(branch(ctx.ms)), msg, env, budget, tracer);
     } catch (e) {
       if (e instanceof ExecutionTimeoutError) throw statusError(GrpcCode.DEADLINE_EXCEEDED, e.message);
       throw e;

@@ -41,6 +41,10 @@ export interface BlockEnv {
   readonly coinbase: Uint8Array;
   readonly baseFee: bigint;
   readonly gasLimit: bigint;
+  /** PREVRANDAO (32 bytes); zero when absent (eth_call / eth_simulateV1 block overrides set it) */
+  readonly prevRandao?: Uint8Array;
+  /** BLOBBASEFEE; 1 (the minimum: this chain has no blobs) when absent */
+  readonly blobBaseFee?: bigint;
 }
 
 export interface ExecutionResult {
@@ -231,10 +235,10 @@ export class Executor {
           coinbase: new Address(env.coinbase.length === 20 ? env.coinbase : ZERO_ADDRESS),
           timestamp: env.timestamp,
           difficulty: 0n,
-          prevRandao: ZERO_HASH,
+          prevRandao: env.prevRandao ?? ZERO_HASH,
           gasLimit: env.gasLimit,
           baseFeePerGas: env.baseFee,
-          getBlobGasPrice: () => 1n,
+          getBlobGasPrice: () => env.blobBaseFee ?? 1n,
         },
       },
       gasPrice: m.gasPrice,

@@ -12,12 +12,22 @@ export { createEvmAnteHandler, routeAnte, isEthereumTx, verifiedEthTx } from './
 export type { VerifiedEthTx } from './ante.js';
 export { applyEthereumTx, createMsgServer as createEvmMsgServer } from './handler.js';
 export {
-  createQueryServer as createEvmQueryServer, ethCall, estimateGas, parseAddress, callArgs, callMessage, callState,
+  createQueryServer as createEvmQueryServer, ethCall, estimateGas, parseAddress, callArgs, callMessage, callState, callEnv, prepareCall,
 } from './query.js';
 /** @deprecated the name before the typed services: use `createEvmQueryServer` */
 export { createQueryServer as queryHandlers } from './query.js';
 export type { CallArgs } from './query.js';
 export { parseStateOverride, applyStateOverride } from './overrides.js';
+export {
+  parseAccessList, accessListGas, callFees, feeCheck, parseBlockOverrides, applyBlockOverrides, ACCESS_LIST_ADDRESS_COST, ACCESS_LIST_SLOT_COST,
+} from './call-env.js';
+export type { AccessList, CallFees, BlockOverrides } from './call-env.js';
+export {
+  simulateV1, checkSimulateLimits, SimulateError, SimulateCodes, MAX_SIMULATE_BLOCKS, MAX_SIMULATE_CALLS_PER_BLOCK, MAX_SIMULATE_TOTAL_CALLS,
+} from './simulate.js';
+export type {
+  SimulateRequest, SimulateBlock, SimulateCall, SimulateBase, SimulatedBlock, SimulatedCall, SimulatedTx, SimulatedLog,
+} from './simulate.js';
 export type { AccountOverride, StateOverride } from './overrides.js';
 export { attachTracer, gethError, stepCost, TraceSize, TraceTooLargeError, DEFAULT_MAX_TRACE_BYTES } from './tracer.js';
 export type { EvmTracer } from './tracer.js';

@@ -5,12 +5,15 @@ import { fromHex, toHex } from '@chain/crypto';
 import { GrpcCode, statusError } from '@chain/errors';
 import { branch } from '@chain/store';
 import { createLegacyTx } from '@ethereumjs/tx';
-import { KECCAK256_NULL, bytesToHex } from '@ethereumjs/util';
+import { KECCAK256_NULL, bytesToHex, toChecksumAddress } from '@ethereumjs/util';
+import { accessListGas, applyBlockOverrides, callFees, feeCheck, parseAccessList, parseBlockOverrides } from './call-env.js';
+import type { AccessList, CallFees } from './call-env.js';
 import { commonFor } from './crypto.js';
 import { ExecutionTimeoutError } from './executor.js';
-import type { ExecutionResult, Message, RunBudget } from './executor.js';
+import type { BlockEnv, ExecutionResult, Message, RunBudget } from './executor.js';
 import { hexAddress } from './ethtx.js';
 import type { EstimateGasResponse, MsgEthereumTxResponse, QueryMethods } from './gen/chain/evm/v1.js';
+import { unmetered } from './keeper.js';
 import type { EvmKeeper } from './keeper.js';
 import { applyStateOverride, parseStateOverride } from './overrides.js';
 
@@ -51,58 +54,110 @@ export interface CallArgs {
   readonly to: Uint8Array | undefined;
   readonly data: Uint8Array;
   readonly value: bigint;
+  /** the gas price the call runs at (GASPRICE); `fees` has the caps it came from */
   readonly gasPrice: bigint;
+  readonly fees: CallFees;
   readonly gas: bigint;
+  /** intrinsic gas, the access list's included */
   readonly intrinsicGas: bigint;
   readonly floorGas: bigint;
   readonly minGas: bigint;
+  /** the request's EIP-2930 access list (`access_list`, JSON) */
+  readonly accessList: AccessList;
 }
 
 /**
- * Parses an EthCallRequest (addresses, amounts, gas capped at the keeper's gas cap, intrinsic gas). The
- * request may be partial: the Ethereum JSON-RPC builds it (`eth_call`, `debug_traceCall`), so every field
- * is read defensively.
+ * Parses an EthCallRequest (addresses, amounts, gas capped at `gasCap` (default: the keeper's), the fees at
+ * `baseFee` (default: the query state's) as geth's ToMessage, the access list, intrinsic gas). The request may
+ * be partial: the Ethereum JSON-RPC builds it (`eth_call`, `debug_traceCall`), so every field is read defensively.
  */
-export function callArgs(keeper: EvmKeeper, ctx: Context, req: ProtoObject): CallArgs {
+export function callArgs(keeper: EvmKeeper, ctx: Context, req: ProtoObject, baseFee?: bigint, gasCap = keeper.gasCap): CallArgs {
   const from = req.from ? parseAddress(keeper, req.from) : new Uint8Array(20);
   const to = req.to ? parseAddress(keeper, req.to) : undefined;
   const data = (req.data as Uint8Array | undefined) ?? new Uint8Array();
   const value = parseAmount('value', req.value);
-  const gasPrice = parseAmount('gas_price', req.gas_price);
+  const fees = callFees(req, baseFee ?? keeper.getBaseFee(ctx));
   const asked = BigInt((req.gas as bigint | undefined) ?? 0n);
-  const gas = asked > 0n && asked < keeper.gasCap ? asked : keeper.gasCap;
+  const gas = asked > 0n && asked < gasCap ? asked : gasCap;
+  const accessList = parseAccessList(req.access_list);
   let intrinsicGas: bigint;
-  let minGas: bigint;
+  let floorGas: bigint;
   try {
     const tx = createLegacyTx({ to, data, value, gasLimit: gas }, { common: commonFor(keeper.chainId(ctx)) });
     intrinsicGas = tx.getIntrinsicGas();
-    minGas = tx.getMinimumGasLimit();
+    const min = tx.getMinimumGasLimit();
+    floorGas = min > intrinsicGas ? min : 0n;
   } catch (e) {
     throw invalid((e as Error).message.replace(/ \(tx type=.*$/s, ''));
   }
-  return { from, to, data, value, gasPrice, gas, intrinsicGas, floorGas: minGas > intrinsicGas ? minGas : 0n, minGas };
+  // EIP-2930: 2400 per address and 1900 per storage key of intrinsic gas (the EIP-7623 floor is not affected)
+  intrinsicGas += accessListGas(accessList);
+  const minGas = floorGas > intrinsicGas ? floorGas : intrinsicGas;
+  return { from, to, data, value, gasPrice: fees.gasPrice, fees, gas, intrinsicGas, floorGas, minGas, accessList };
 }
 
 /** The message of a call with gas limit `gas`. */
 export function callMessage(a: CallArgs, gas: bigint): Message {
   return {
     caller: a.from, to: a.to, value: a.value, data: a.data, gasLimit: gas, gasPrice: a.gasPrice,
-    intrinsicGas: a.intrinsicGas, floorGas: a.floorGas, accessList: [], nonceIncremented: false,
+    intrinsicGas: a.intrinsicGas, floorGas: a.floorGas, accessList: a.accessList, nonceIncremented: false,
   };
+}
+
+/**
+ * The block a call runs in (eth_call, eth_estimateGas): the query state's block with the request's
+ * `block_overrides` (geth's BlockOverrides JSON) applied.
+ */
+export function callEnv(keeper: EvmKeeper, ctx: Context, req: ProtoObject): BlockEnv {
+  const base = keeper.blockEnv(ctx, keeper.getBaseFee(ctx), keeper.params(ctx));
+  return applyBlockOverrides(base, parseBlockOverrides(req.block_overrides));
+}
+
+/**
+ * A call's request parsed for its block (geth's doCall): the args at the block's base fee, the fee checks of
+ * geth's state transition with the base fee disabled (`NoBaseFee`: a call without fees is not checked), and
+ * the block the EVM sees (its base fee 0 when the call's gas price is 0, as geth).
+ */
+export function prepareCall(keeper: EvmKeeper, ctx: Context, req: ProtoObject): { a: CallArgs; env: BlockEnv } {
+  const block = callEnv(keeper, ctx, req);
+  const a = callArgs(keeper, ctx, req, block.baseFee);
+  const err = feeCheck(a.from, a.fees, block.baseFee, true);
+  if (err !== undefined) throw invalid(`err: ${err} (supplied gas ${a.gas})`);
+  return { a, env: a.gasPrice === 0n ? { ...block, baseFee: 0n } : block };
 }
 
 /**
  * Runs the call with gas limit `gas` on a throwaway branch of the query state, within the query's
  * budget (it yields to the event loop while it runs; past the deadline: DEADLINE_EXCEEDED).
  */
-async function simulate(keeper: EvmKeeper, ctx: Context, a: CallArgs, gas: bigint, budget: RunBudget): Promise<ExecutionResult> {
+async function simulate(keeper: EvmKeeper, ctx: Context, a: CallArgs, gas: bigint, budget: RunBudget, env: BlockEnv): Promise<ExecutionResult> {
+  const run = ctx.withStore(branch(ctx.ms));
+  buyGas(keeper, run, a, gas);
   if (gas < a.minGas) throw invalid(`intrinsic gas too low: have ${gas}, want ${a.minGas}`);
   try {
-    return await keeper.execute(ctx.withStore(branch(ctx.ms)), callMessage(a, gas), undefined, budget);
+    return await keeper.execute(run, callMessage(a, gas), env, budget);
   } catch (e) {
     if (e instanceof ExecutionTimeoutError) throw statusError(GrpcCode.DEADLINE_EXCEEDED, e.message);
     throw e;
   }
+}
+
+/**
+ * geth's buyGas for a call with a price (`run` is the run's throwaway branch): the sender must hold gas × fee
+ * cap + value (`insufficient funds for gas * price + value`), and pays gas × price before the run (what BALANCE
+ * then shows). A call without fees pays nothing.
+ */
+function buyGas(keeper: EvmKeeper, run: Context, a: CallArgs, gas: bigint): void {
+  if (a.fees.feeCap === 0n && a.gasPrice === 0n) return;
+  const u = unmetered(run);
+  const denom = keeper.params(u).denom;
+  const have = keeper.bank.getBalance(u, a.from, denom);
+  const want = gas * a.fees.feeCap + a.value;
+  if (have < want) {
+    throw invalid(`err: insufficient funds for gas * price + value: address ${toChecksumAddress(bytesToHex(a.from))} have ${have} want ${want} (supplied gas ${gas})`);
+  }
+  const cost = gas * a.gasPrice;
+  if (cost > 0n) keeper.bank.subCoins(u, a.from, [{ denom, amount: cost.toString() }]);
 }
 
 /**
@@ -127,13 +182,13 @@ export function callState(keeper: EvmKeeper, ctx: Context, overrides: unknown): 
 
 /** eth_call: the result of running the call at the latest state, nothing persisted. */
 export async function ethCall(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<MsgEthereumTxResponse> {
-  const a = callArgs(keeper, query, req);
+  const { a, env } = prepareCall(keeper, query, req);
   const ctx = callState(keeper, query, req.overrides);
-  const r = await simulate(keeper, ctx, a, a.gas, keeper.queryBudget());
+  const r = await simulate(keeper, ctx, a, a.gas, keeper.queryBudget(), env);
   return {
     hash: '',
     logs: r.logs.map(([address, topics, data], i) => ({
-      address: hexAddress(address), topics: topics.map((t) => bytesToHex(t)), data, block_number: BigInt(ctx.block.height),
+      address: hexAddress(address), topics: topics.map((t) => bytesToHex(t)), data, block_number: env.height,
       tx_hash: '', tx_index: 0n, block_hash: '', index: BigInt(i), removed: false,
     })),
     ret: r.ret,
@@ -148,16 +203,25 @@ export async function ethCall(keeper: EvmKeeper, query: Context, req: ProtoObjec
  * call consumed at the cap and the cap). When it fails even at the cap: gas 0 and the error.
  */
 export async function estimateGas(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<EstimateGasResponse> {
-  const a = callArgs(keeper, query, req);
+  const prepared = prepareCall(keeper, query, req);
+  const env = prepared.env;
+  let a = prepared.a;
   const ctx = callState(keeper, query, req.overrides);
+  // geth's estimator: with a fee cap, the gas is capped by what the sender can pay for after the value
+  if (a.fees.feeCap > 0n) {
+    const balance = keeper.bank.getBalance(unmetered(ctx), a.from, keeper.params(ctx).denom);
+    if (a.value >= balance) return { gas: 0n, ret: new Uint8Array(), vm_error: 'insufficient funds for transfer' };
+    const allowance = (balance - a.value) / a.fees.feeCap;
+    if (a.gas > allowance) a = { ...a, gas: allowance };
+  }
   const budget = keeper.queryBudget(); // one deadline for the whole search
-  const first = await simulate(keeper, ctx, a, a.gas, budget);
+  const first = await simulate(keeper, ctx, a, a.gas, budget, env);
   if (first.vmError !== undefined) {
     // geth: running out of gas at the cap means the call needs more than the node allows
     const error = first.vmError === 'out of gas' ? `gas required exceeds allowance (${a.gas})` : first.vmError;
     return { gas: 0n, ret: first.ret, vm_error: error };
   }
-  const ok = async (gas: bigint): Promise<boolean> => (await simulate(keeper, ctx, a, gas, budget)).vmError === undefined;
+  const ok = async (gas: bigint): Promise<boolean> => (await simulate(keeper, ctx, a, gas, budget, env)).vmError === undefined;
   let lo = (first.gasBeforeRefund > a.minGas ? first.gasBeforeRefund : a.minGas) - 1n;
   let hi = a.gas;
   if (await ok(lo + 1n)) return { gas: lo + 1n, ret: new Uint8Array(), vm_error: '' };

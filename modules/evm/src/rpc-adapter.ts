@@ -18,6 +18,8 @@ import type { EvmKeeper } from './keeper.js';
 import { MODULE_NAME, MSG_ETHEREUM_TX } from './keys.js';
 import type { EvmModule } from './module.js';
 import { parseStateOverride } from './overrides.js';
+import { simulateV1 } from './simulate.js';
+import type { SimulateRequest, SimulatedBlock } from './simulate.js';
 import { traceBlock, traceCall } from './trace.js';
 import type { TracedTx, TracerOptions } from './trace.js';
 
@@ -83,6 +85,10 @@ export class EvmRpcAdapter {
 
   createAccessList(height: number | undefined, req: ProtoObject): Promise<AccessListResult> {
     return this.app.atHeight(height, (q) => createAccessList(this.keeper, q, req));
+  }
+
+  simulateV1(height: number | undefined, req: SimulateRequest, seal: (b: SimulatedBlock) => string): Promise<SimulatedBlock[]> {
+    return this.app.atHeight(height, (q) => simulateV1(this.keeper, q, req, seal));
   }
 }
 

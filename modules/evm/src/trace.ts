@@ -19,7 +19,7 @@ import type { CallTracerConfig } from './call-tracer.js';
 import { ExecutionTimeoutError } from './executor.js';
 import type { ExecutionResult, RunBudget } from './executor.js';
 import type { EvmKeeper, TxTracing } from './keeper.js';
-import { callArgs, callMessage, callState } from './query.js';
+import { callMessage, callState, prepareCall } from './query.js';
 import { StructLogger } from './struct-logger.js';
 import type { StructLoggerConfig } from './struct-logger.js';
 import { TraceSize } from './tracer.js';
@@ -93,11 +93,11 @@ function recording(t: ResultTracer): { hooks: EvmTracer; execution: () => Execut
  */
 export async function traceCall(keeper: EvmKeeper, query: Context, req: ProtoObject, opts: TracerOptions = {}): Promise<unknown> {
   const tracer = createTracer(opts);
-  const a = callArgs(keeper, query, req);
+  const { a, env } = prepareCall(keeper, query, req);
   const ctx = callState(keeper, query, req.overrides);
   if (a.gas < a.minGas) throw new Error(`intrinsic gas too low: have ${a.gas}, want ${a.minGas}`);
   try {
-    await keeper.execute(ctx.withStore(branch(ctx.ms)), callMessage(a, a.gas), undefined, budgetOf(opts.timeoutMs ?? DEFAULT_TRACE_TIMEOUT_MS), tracer);
+    await keeper.execute(ctx.withStore(branch(ctx.ms)), callMessage(a, a.gas), env, budgetOf(opts.timeoutMs ?? DEFAULT_TRACE_TIMEOUT_MS), tracer);
   } catch (e) {
     if (e instanceof ExecutionTimeoutError) throw new TraceTimeoutError();
     throw e;

@@ -50,6 +50,7 @@ export {
 } from './eth-rpc/index.js';
 export type {
   JsonRpcServer, JsonRpcServerOptions, JsonRpcSettings, EthereumExecution, EthTxView, EthTraceOptions, EthTracedTx,
+  EthAccessListResult, EthSimulateRequest, EthSimulateCall, EthSimulatedBlock,
   BackendOptions as EthRpcBackendOptions, EthBlock, EthTxInfo, LogJSON as EthLogJSON, ReceiptLog,
 } from './eth-rpc/index.js';
 

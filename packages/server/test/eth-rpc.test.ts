@@ -11,6 +11,8 @@ import type { ProtoObject } from '@chain/codec';
 import type { StoredBlock, StoredResults } from '@chain/consensus';
 import { EthRpcBackend, startJsonRpcServer } from '../src/index.js';
 import type { ConsensusSource, EthereumExecution, EthTxView, JsonRpcServer, JsonRpcSettings } from '../src/index.js';
+import type { EthSimulateRequest, EthSimulatedBlock } from '../src/eth-rpc/index.js';
+import { headerHash } from '../src/eth-rpc/header.js';
 
 const hex = (b: Uint8Array): string => '0x' + Buffer.from(b).toString('hex');
 
@@ -28,6 +30,8 @@ describe('eth-rpc over a stub adapter', function () {
   const queries: string[] = [];
   const broadcast: Uint8Array[] = [];
   const overrides: unknown[] = [];
+  const callRequests: ProtoObject[] = [];
+  const simulations: { height: number | undefined; req: EthSimulateRequest; hashes: string[] }[] = [];
 
   const execution: EthereumExecution = {
     queryService: '/test.evm.v1.Query',
@@ -47,6 +51,49 @@ describe('eth-rpc over a stub adapter', function () {
     revertReason: (ret) => (ret.length > 0 ? `reason of ${ret.length} bytes` : undefined),
     traceBlock: async () => [],
     traceCall: async (height, req) => ({ height, to: req.to }),
+    simulateV1: async (height, req, seal) => {
+      const first = req.blocks[0]!.calls[0];
+      if (first?.value === 999n) throw Object.assign(new Error('err: insufficient funds for gas * price + value: address 0x0 have 0 want 999 (supplied gas 1)'), { rpcCode: -38014 });
+      const hashes: string[] = [];
+      const out: EthSimulatedBlock[] = [];
+      if (first?.value === 0x3e8n) {
+        // ethSimulate-simple of the execution-apis tests, as geth executed it on hive's chain (id 3503995874084926, gas cap 50M)
+        const cid = 3503995874084926n;
+        const tx = (from: string, to: string, gas: bigint) => ({
+          type: 2 as const, chainId: cid, nonce: 0n, gas, gasPrice: 0n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n, to, value: 0x3e8n, input: new Uint8Array(), accessList: [], from,
+        });
+        const call = (cumulativeGasUsed: bigint) => ({ returnData: new Uint8Array(), logs: [], gasUsed: 21_000n, maxUsedGas: 21_000n, status: 1 as const, cumulativeGasUsed });
+        const block: EthSimulatedBlock = {
+          number: 0x37n, timestamp: 0x228n, gasLimit: 0xbebc200n, gasUsed: 0xa410n, miner: '0x' + '00'.repeat(20), baseFee: 0n, prevRandao: '0x' + '00'.repeat(32),
+          parentHash: '0xd226371d0b1551adb03fb52b71f08e3e11247fe9b1af994768af8cdaa8e7dcd7',
+          txs: [tx('0xc000000000000000000000000000000000000000', '0xc100000000000000000000000000000000000000', 50_000_000n), tx('0xc100000000000000000000000000000000000000', '0xc200000000000000000000000000000000000000', 49_979_000n)],
+          calls: [call(21_000n), call(42_000n)],
+        };
+        hashes.push(seal(block));
+        simulations.push({ height, req, hashes });
+        return [block];
+      }
+      let parentHash = req.base.hash;
+      for (const [i, b] of req.blocks.entries()) {
+        const block: EthSimulatedBlock = {
+          number: req.base.number + BigInt(i + 1), timestamp: req.base.timestamp + 12n * BigInt(i + 1), gasLimit: req.base.gasLimit, gasUsed: 21_000n * BigInt(b.calls.length),
+          miner: req.base.miner, baseFee: 0n, prevRandao: '0x' + '00'.repeat(32), parentHash,
+          txs: b.calls.map((c, j) => ({
+            type: 2 as const, chainId: 9000n, nonce: BigInt(j), gas: c.gas ?? 21_000n, gasPrice: 0n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n,
+            to: c.to, value: c.value ?? 0n, input: c.input ?? new Uint8Array(), accessList: [], from: c.from ?? '0x' + '00'.repeat(20),
+          })),
+          calls: b.calls.map((c, j) => ({
+            returnData: new Uint8Array(), gasUsed: 21_000n, maxUsedGas: 21_000n, status: 1 as const, cumulativeGasUsed: 21_000n * BigInt(j + 1),
+            logs: [{ address: '0x' + 'ee'.repeat(20), topics: ['0x' + '01'.repeat(32)], data: '0x', logIndex: j, transfer: true }],
+          })),
+        };
+        parentHash = seal(block);
+        hashes.push(parentHash);
+        out.push(block);
+      }
+      simulations.push({ height, req, hashes });
+      return out;
+    },
   };
 
   const block = (height: number): StoredBlock => ({
@@ -83,6 +130,7 @@ describe('eth-rpc over a stub adapter', function () {
       const method = path.slice(path.lastIndexOf('/') + 1);
       if (method === 'Balance') return { balance: '100' };
       if (method === 'Params') return { params: { allow_unprotected_txs: false } };
+      if (method === 'EthCall') callRequests.push(req);
       if (method === 'EthCall') return req.to === '0x' + '22'.repeat(20) ? { vm_error: 'execution reverted', ret: Uint8Array.of(1, 2) } : { ret: Uint8Array.of(0xaa) };
       throw new Error(`unexpected ${path}`);
     },
@@ -194,6 +242,61 @@ describe('eth-rpc over a stub adapter', function () {
     expect(cfg.current.chainId).to.equal('0x2328');
     expect(cfg.current.forkId).to.match(/^0x[0-9a-f]{8}$/);
     expect(cfg.next).to.equal(null);
+  });
+
+  it('eth_call passes the access list, the 1559 fee fields and the block overrides on; geth\'s CallDefaults errors', async () => {
+    const to = '0x' + '11'.repeat(20);
+    const accessList = [{ address: to, storageKeys: ['0x' + '00'.repeat(32)] }];
+    const bo = { number: '0x10', time: '0x20' };
+    expect((await rpc('eth_call', [{ to, maxFeePerGas: '0x9', maxPriorityFeePerGas: '0x2', accessList }, 'latest', null, bo])).result).to.equal('0xaa');
+    expect(callRequests.at(-1)).to.deep.include({
+      gas_price: '', max_fee_per_gas: '9', max_priority_fee_per_gas: '2', access_list: JSON.stringify(accessList), block_overrides: JSON.stringify(bo), overrides: '',
+    });
+    expect((await rpc('eth_call', [{ to, gasPrice: '0x1', maxFeePerGas: '0x1' }])).error).to.deep.equal({ code: -32000, message: 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified' });
+    expect((await rpc('eth_call', [{ to, chainId: '0x1' }])).error).to.deep.equal({ code: -32000, message: 'chainId does not match node\'s (have=1, want=9000)' });
+    expect((await rpc('eth_call', [{ to }, 'latest', null, 'nope'])).error.code).to.equal(-32602);
+  });
+
+  it('eth_simulateV1: the request parsed for the adapter; each block sealed with its header hash, linked; errors with their codes', async () => {
+    const from = '0x' + '11'.repeat(20);
+    const to = '0x' + '22'.repeat(20);
+    const r = await rpc('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from, to, value: '0x5', input: '0x01' }] }, {}], returnFullTransactions: true }, '0x2']);
+    expect(r.error).to.equal(undefined);
+    const sim = simulations.at(-1)!;
+    expect(sim.height).to.equal(2);
+    expect(sim.req.base.number).to.equal(2n);
+    expect(sim.req.blocks[0]!.calls[0]).to.deep.include({ from, to, value: 5n });
+    const [b1, b2] = r.result;
+    expect([b1.hash, b2.hash]).to.deep.equal(sim.hashes);
+    expect(b2.parentHash).to.equal(b1.hash);
+    expect(headerHash({ ...b1, number: BigInt(b1.number), gasLimit: BigInt(b1.gasLimit), gasUsed: BigInt(b1.gasUsed), timestamp: BigInt(b1.timestamp), baseFee: 0n })).to.equal(b1.hash);
+    expect(b1.transactions[0]).to.deep.include({ from, to, value: '0x5', type: '0x2', blockHash: b1.hash, transactionIndex: '0x0' });
+    expect(b1.calls[0].logs[0]).to.deep.include({ blockHash: b1.hash, transactionHash: b1.transactions[0].hash, logIndex: '0x0' });
+    // a transfer log is not the receipt's: the bloom stays empty
+    expect(b1.logsBloom).to.equal('0x' + '00'.repeat(256));
+    expect(b2.transactions).to.deep.equal([]);
+    expect((await rpc('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from, to, value: '0x3e7' }] }] }])).error.code).to.equal(-38014);
+    expect((await rpc('eth_simulateV1', [{ blockStateCalls: [] }])).error).to.deep.equal({ code: -32602, message: 'empty input' });
+    expect((await rpc('eth_simulateV1', [{ blockStateCalls: Array.from({ length: 257 }, () => ({})) }])).error).to.deep.equal({ code: -38026, message: 'too many blocks' });
+    expect((await rpc('eth_simulateV1', [{ blockStateCalls: [{}] }, '0x9'])).error).to.deep.equal({ code: -32000, message: 'header not found' });
+  });
+
+  it('eth_simulateV1: a block as geth builds it (ethSimulate-simple): tx hashes, roots, size; the header hash with geth\'s state root', async () => {
+    const r = await rpc('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from: '0xc000000000000000000000000000000000000000', to: '0xc100000000000000000000000000000000000000', value: '0x3e8' }] }] }]);
+    const b = r.result[0];
+    expect(b.transactions).to.deep.equal(['0xf1c5abb08809ef760f87aeabe7a87284c60797192dab6d2f0d26c27c9c038e9d', '0xbc123d32ae457d4a444af60d1aef663c2f4a77c44a52bec0eef8ac81b53549cb']);
+    expect(b.transactionsRoot).to.equal('0x6d79cfd6f20bf10a0b3831acf15402528b00992cb9a71302596de7fbb4ebfb07');
+    expect(b.receiptsRoot).to.equal('0x75308898d571eafb5cd8cde8278bf5b3d13c5f6ec074926de3bb895b519264e1');
+    expect(b.size).to.equal('0x2c5');
+    // geth's block hash, once its state root (which a simulation here does not compute) is put in
+    const stateRoot = '0x026d07e9a1fb2c8e737ede84b4d70fd2c3be2872646b9ff1d13c215eb81354e5';
+    const h = headerHash({ ...b, stateRoot, number: BigInt(b.number), gasLimit: BigInt(b.gasLimit), gasUsed: BigInt(b.gasUsed), timestamp: BigInt(b.timestamp), baseFee: 0n });
+    expect(h).to.equal('0xdb785f2444d7f68bc2bc04860c27ad059217192d17e2889ec801bcae9209b204');
+    expect(b.stateRoot).to.equal('0x' + '00'.repeat(32));
+    expect(b.calls).to.deep.equal([
+      { returnData: '0x', logs: [], gasUsed: '0x5208', maxUsedGas: '0x5208', status: '0x1' },
+      { returnData: '0x', logs: [], gasUsed: '0x5208', maxUsedGas: '0x5208', status: '0x1' },
+    ]);
   });
 
   it('debug_traceCall goes to the adapter at the resolved height', async () => {

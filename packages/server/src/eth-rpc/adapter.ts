@@ -67,7 +67,8 @@ export interface EthereumExecution {
   /**
    * The EVM's query service (e.g. `/chain.evm.v1.Query`), which answers Ethermint's queries `Balance`,
    * `Account`, `Code`, `Storage`, `EthCall`, `EstimateGas` (an EthCallRequest: from, to, data, value, gas,
-   * gas_price, overrides as JSON text), `BaseFee` and `Params` (`allow_unprotected_txs`, `block_gas_limit`).
+   * gas_price, max_fee_per_gas, max_priority_fee_per_gas (decimal), overrides, access_list and block_overrides as
+   * JSON text), `BaseFee` and `Params` (`allow_unprotected_txs`, `block_gas_limit`).
    */
   readonly queryService: string;
   /** The EIP-155 chain id of a Cosmos chain id (`name_9000-1` → 9000). */
@@ -103,6 +104,81 @@ export interface EthereumExecution {
    * (gRPC status errors for bad requests and timeouts). Absent: the method is not served (-32601).
    */
   createAccessList?(height: number | undefined, req: ProtoObject): Promise<EthAccessListResult>;
+  /**
+   * eth_simulateV1 (geth's semantics) on the state at `height`, on the same budgeted lane as `EthCall` (the
+   * node's gas cap across all calls, one time limit, yielding to the event loop); never writes state. `seal` is
+   * called with each executed block in order and answers its Ethereum hash (the server builds the block's
+   * view), which the next block links to and BLOCKHASH sees. Errors carrying a numeric `rpcCode` are answered
+   * with that code (geth's -38xxx, -32602, -32603). Absent: the method is not served (-32601).
+   */
+  simulateV1?(height: number | undefined, req: EthSimulateRequest, seal: (b: EthSimulatedBlock) => string): Promise<EthSimulatedBlock[]>;
+}
+
+/** One call of a simulated block (geth's TransactionArgs, parsed; absent fields undefined). */
+export interface EthSimulateCall {
+  readonly from?: string;
+  readonly to?: string;
+  readonly input?: Uint8Array;
+  readonly value?: bigint;
+  readonly gas?: bigint;
+  readonly gasPrice?: bigint;
+  readonly maxFeePerGas?: bigint;
+  readonly maxPriorityFeePerGas?: bigint;
+  readonly nonce?: bigint;
+  readonly chainId?: bigint;
+  /** the EIP-2930 list as JSON `[{address, storageKeys}]` */
+  readonly accessList?: unknown;
+}
+
+/** What eth_simulateV1 asks of the EVM: the blocks (overrides as geth's JSON) on top of `base`. */
+export interface EthSimulateRequest {
+  readonly blocks: readonly {
+    readonly blockOverrides?: unknown;
+    readonly stateOverrides?: unknown;
+    readonly calls: readonly EthSimulateCall[];
+  }[];
+  readonly validation: boolean;
+  readonly traceTransfers: boolean;
+  /** the block of the block parameter, as the JSON-RPC serves it */
+  readonly base: { readonly number: bigint; readonly hash: string; readonly timestamp: bigint; readonly gasLimit: bigint; readonly miner: string };
+}
+
+/** One executed simulated block: its header fields, the unsigned txs its calls stand for, the call results. */
+export interface EthSimulatedBlock {
+  readonly number: bigint;
+  readonly timestamp: bigint;
+  readonly gasLimit: bigint;
+  readonly gasUsed: bigint;
+  readonly miner: string;
+  readonly baseFee: bigint;
+  /** 0x 32 bytes: the header's mixHash */
+  readonly prevRandao: string;
+  readonly parentHash: string;
+  readonly txs: readonly {
+    readonly type: 0 | 2;
+    readonly chainId: bigint;
+    readonly nonce: bigint;
+    readonly gas: bigint;
+    readonly gasPrice: bigint;
+    readonly maxFeePerGas: bigint;
+    readonly maxPriorityFeePerGas: bigint;
+    readonly to: string | undefined;
+    readonly value: bigint;
+    readonly input: Uint8Array;
+    readonly accessList: readonly { readonly address: string; readonly storageKeys: readonly string[] }[];
+    readonly from: string;
+  }[];
+  readonly calls: readonly {
+    readonly returnData: Uint8Array;
+    /** `transfer`: an ERC-7528 log of traceTransfers, not part of the receipt */
+    readonly logs: readonly { readonly address: string; readonly topics: readonly string[]; readonly data: string; readonly logIndex: number; readonly transfer?: boolean }[];
+    readonly gasUsed: bigint;
+    readonly maxUsedGas: bigint;
+    readonly status: 0 | 1;
+    readonly error?: { readonly message: string; readonly code: number; readonly data?: string };
+    readonly cumulativeGasUsed: bigint;
+    readonly contractAddress?: string;
+  }[];
 }
 
 /** What eth_createAccessList answers: the list, the gas used with it, the vm error when the call failed. */

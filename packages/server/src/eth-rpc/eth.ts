@@ -16,26 +16,49 @@ const obj = (v: unknown, name: string): Record<string, unknown> => {
   return v as Record<string, unknown>;
 };
 
+const given = (v: unknown): boolean => v !== undefined && v !== null;
+
 /**
- * A call object (eth_call, eth_estimateGas, debug_traceCall) as an EthCallRequest; `overrides` is a geth
- * StateOverride, checked here (-32602 with the reason when malformed) and passed on as JSON text.
+ * A call object (eth_call, eth_estimateGas, debug_traceCall, eth_createAccessList) as an EthCallRequest, with
+ * geth's CallDefaults checks (gasPrice with the 1559 fields, a foreign chainId: -32000; input before data): the fee
+ * fields and the EIP-2930 access list are passed on (the evm module prices the call as geth's ToMessage and
+ * charges the list's intrinsic gas); `overrides` is a geth StateOverride, checked here (-32602 with the reason
+ * when malformed) and passed on as JSON text; `blockOverrides` a geth BlockOverrides, passed on as JSON text.
  */
-export function callRequest(v: unknown, ctx: RpcContext, overrides?: unknown): ProtoObject {
+export function callRequest(v: unknown, ctx: RpcContext, overrides?: unknown, blockOverrides?: unknown): ProtoObject {
   const c = obj(v, 'call object');
   const data = c.input ?? c.data;
   const cap = ctx.settings.gasCap;
-  let gas = c.gas !== undefined && c.gas !== null ? parseQty(c.gas, 'gas') : cap;
+  let gas = given(c.gas) ? parseQty(c.gas, 'gas') : cap;
   if (cap > 0n && gas > cap) gas = cap;
-  const price = c.gasPrice ?? c.maxFeePerGas;
+  if (given(c.gasPrice) && (given(c.maxFeePerGas) || given(c.maxPriorityFeePerGas))) {
+    throw ServerError('both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
+  }
+  if (given(c.chainId)) {
+    const have = parseQty(c.chainId, 'chainId');
+    if (have !== ctx.backend.chainId) throw ServerError(`chainId does not match node's (have=${have}, want=${ctx.backend.chainId})`);
+  }
+  const amount = (x: unknown, name: string): string => (given(x) ? parseQty(x, name).toString() : '');
   return {
     from: c.from ? parseAddr(c.from, 'from') : '',
     to: c.to ? parseAddr(c.to, 'to') : '',
     data: parseData(data, 'input'),
-    value: c.value !== undefined && c.value !== null ? parseQty(c.value, 'value').toString() : '',
+    value: amount(c.value, 'value'),
     gas,
-    gas_price: price !== undefined && price !== null ? parseQty(price, 'gasPrice').toString() : '',
+    gas_price: amount(c.gasPrice, 'gasPrice'),
+    max_fee_per_gas: amount(c.maxFeePerGas, 'maxFeePerGas'),
+    max_priority_fee_per_gas: amount(c.maxPriorityFeePerGas, 'maxPriorityFeePerGas'),
+    access_list: given(c.accessList) ? JSON.stringify(accessListParam(c.accessList)) : '',
     overrides: stateOverrideJson(ctx.backend, overrides),
+    block_overrides: blockOverridesJson(blockOverrides),
   };
+}
+
+/** geth's BlockOverrides param: an object (fields checked by the evm module), as JSON text ('' for none). */
+function blockOverridesJson(o: unknown): string {
+  if (o === undefined || o === null) return '';
+  if (typeof o !== 'object' || Array.isArray(o)) throw InvalidParams('invalid argument 3: json: cannot unmarshal non-object into Go value of type override.BlockOverrides');
+  return JSON.stringify(o);
 }
 
 /** A StateOverride param, validated, as the JSON text of the query request ('' for none). */
@@ -104,14 +127,14 @@ export const ethMethods: Record<string, Handler> = {
     const key = storageKey(slot);
     return String((await backend.query('Storage', { address: parseAddr(addr), key }, tag, 2)).value);
   },
-  eth_call: async ([call, tag, overrides], ctx) => {
+  eth_call: async ([call, tag, overrides, blockOverrides], ctx) => {
     // the evm keeper enforces `evm-timeout` (the run yields while it executes and aborts at the deadline)
-    const r = await ctx.backend.query('EthCall', callRequest(call, ctx, overrides), tag, 1);
+    const r = await ctx.backend.query('EthCall', callRequest(call, ctx, overrides, blockOverrides), tag, 1);
     if (r.vm_error) throw failure(ctx.backend, String(r.vm_error), r.ret as Uint8Array);
     return hex((r.ret as Uint8Array | undefined) ?? new Uint8Array());
   },
-  eth_estimateGas: async ([call, tag, overrides], ctx) => {
-    const r = await ctx.backend.query('EstimateGas', callRequest(call, ctx, overrides), tag ?? 'latest', 1);
+  eth_estimateGas: async ([call, tag, overrides, blockOverrides], ctx) => {
+    const r = await ctx.backend.query('EstimateGas', callRequest(call, ctx, overrides, blockOverrides), tag ?? 'latest', 1);
     if (r.vm_error) throw failure(ctx.backend, String(r.vm_error), r.ret as Uint8Array);
     return qty(BigInt(r.gas as bigint));
   },
@@ -301,7 +324,7 @@ function txArgs(v: unknown): Record<string, unknown> {
 }
 
 /** The unsigned EIP-2718 encoding geth's fillTransaction returns as `raw` (v = r = s = 0), and its JSON. */
-function unsignedTx(t: {
+export function unsignedTx(t: {
   type: number; chainId: bigint; nonce: bigint; gas: bigint; gasPrice?: bigint; maxFee?: bigint; tip?: bigint;
   to: string | undefined; value: bigint; input: Uint8Array; accessList: { address: string; storageKeys: string[] }[];
 }): { raw: string; tx: Record<string, unknown> } {
@@ -329,7 +352,7 @@ function unsignedTx(t: {
 }
 
 /** An EIP-2930 access list param, checked. */
-function accessListParam(v: unknown): { address: string; storageKeys: string[] }[] {
+export function accessListParam(v: unknown): { address: string; storageKeys: string[] }[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) throw InvalidParams('invalid accessList: expected an array');
   return v.map((e) => {
@@ -397,8 +420,7 @@ function extraMethods(): Record<string, Handler> {
     eth_createAccessList: async ([call, tag, overrides], ctx) => {
       const { backend } = ctx;
       if (!backend.execution.createAccessList) throw MethodNotFoundError('eth_createAccessList');
-      const c = obj(call, 'transaction');
-      const req = { ...callRequest(call, ctx, overrides), access_list: JSON.stringify(accessListParam(c.accessList)) };
+      const req = callRequest(call, ctx, overrides);
       const h = await backend.resolveBlock(tag, { state: true, hashes: true, arg: 1 });
       let r;
       try {

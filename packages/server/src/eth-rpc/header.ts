@@ -27,6 +27,8 @@ export interface EthHeaderFields {
   readonly timestamp: bigint | number;
   readonly extraData: string;
   readonly baseFee: bigint;
+  /** the prevRandao of a simulated block (eth_simulateV1's block override); the zero hash otherwise */
+  readonly mixHash?: string;
 }
 
 const b = (h: string): Uint8Array => Buffer.from(h.slice(2), 'hex');
@@ -36,7 +38,7 @@ export function encodeHeader(h: EthHeaderFields): Uint8Array {
   return rlp([
     b(h.parentHash), b(EMPTY_UNCLES), b(h.miner), b(h.stateRoot), b(h.transactionsRoot), b(h.receiptsRoot),
     b(h.logsBloom), uintBytes(0), uintBytes(h.number), uintBytes(h.gasLimit), uintBytes(h.gasUsed),
-    uintBytes(h.timestamp), b(h.extraData), b(ZERO_HASH), b(ZERO_NONCE), uintBytes(h.baseFee),
+    uintBytes(h.timestamp), b(h.extraData), b(h.mixHash ?? ZERO_HASH), b(ZERO_NONCE), uintBytes(h.baseFee),
     b(EMPTY_ROOT), uintBytes(0), uintBytes(0), b(ZERO_HASH), b(EMPTY_REQUESTS_HASH),
   ]);
 }

@@ -5,7 +5,9 @@
  */
 export type { JsonRpcServer, JsonRpcServerOptions } from './server.js';
 export type { JsonRpcSettings, RpcContext, Handler } from './types.js';
-export type { EthereumExecution, EthTxView, EthTraceOptions, EthTracedTx, EthAccessListResult } from './adapter.js';
+export type {
+  EthereumExecution, EthTxView, EthTraceOptions, EthTracedTx, EthAccessListResult, EthSimulateRequest, EthSimulateCall, EthSimulatedBlock,
+} from './adapter.js';
 export type { BackendOptions, EthBlock, EthTxInfo, LogJSON } from './backend.js';
 export { Backend } from './backend.js';
 export { startJsonRpcServer } from './server.js';

@@ -13,6 +13,7 @@ import type { WebSocket } from 'ws';
 import type { Backend } from './backend.js';
 import { debugMethods } from './debug.js';
 import { ethMethods } from './eth.js';
+import { simulateMethods } from './simulate.js';
 import { FilterManager, filterMethods } from './filters.js';
 import { netMethods, txpoolMethods, web3Methods } from './misc.js';
 import { SubscriptionHub, WsConnection, subscriptionMethods } from './subscriptions.js';
@@ -41,7 +42,7 @@ export interface JsonRpcServerOptions {
 type Id = string | number | null;
 
 function methodTable(namespaces: ReadonlySet<string>): Map<string, Handler> {
-  const all: Record<string, Handler> = { ...ethMethods, ...filterMethods, ...subscriptionMethods, ...netMethods, ...web3Methods, ...txpoolMethods, ...debugMethods };
+  const all: Record<string, Handler> = { ...ethMethods, ...simulateMethods, ...filterMethods, ...subscriptionMethods, ...netMethods, ...web3Methods, ...txpoolMethods, ...debugMethods };
   const m = new Map<string, Handler>();
   for (const [name, h] of Object.entries(all)) if (namespaces.has(name.slice(0, name.indexOf('_')))) m.set(name, h);
   return m;

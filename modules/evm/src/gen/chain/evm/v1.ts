@@ -128,13 +128,32 @@ export type EthCallRequest = {
   value: string;
   /** gas limit; 0 means the gas cap (25,000,000 unless configured) */
   gas: bigint;
-  /** decimal wei per gas; empty means 0 (no fee is charged in any case) */
+  /**
+   * decimal wei per gas (a legacy price); empty: none. A call with a price buys its gas on the throwaway branch
+   * (the sender needs gas × price + value), as geth
+   */
   gas_price: string;
   /**
    * optional JSON of a geth StateOverride {"0x<address>": {balance?, nonce?, code?, state?, stateDiff?}},
    * applied to a throwaway branch of the query state before the call
    */
   overrides: string;
+  /**
+   * optional JSON of an EIP-2930 access list [{"address": "0x…", "storageKeys": ["0x…"]}]: its addresses and
+   * slots are warm and its intrinsic cost (2400 per address, 1900 per storage key) is charged, as for a type-1/2 tx
+   */
+  access_list: string;
+  /**
+   * EIP-1559 fee caps (decimal wei per gas; empty: none). As geth: with either given (and no gas_price) the call
+   * runs at the gas price min(max_priority_fee_per_gas + base fee, max_fee_per_gas); giving gas_price too is refused
+   */
+  max_fee_per_gas: string;
+  max_priority_fee_per_gas: string;
+  /**
+   * optional JSON of a geth BlockOverrides {number?, difficulty?, time?, gasLimit?, feeRecipient?, prevRandao?,
+   * baseFeePerGas?, blobBaseFee?}: the block the call runs in (beaconRoot and withdrawals are refused)
+   */
+  block_overrides: string;
 };
 
 export type EstimateGasResponse = {
