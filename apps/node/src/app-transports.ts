@@ -46,7 +46,7 @@ export async function startAppTransports(o: {
     const jlog = log.child('json-rpc');
     try {
       const execution: EthereumExecution = evmRpcAdapter(app, { bech32Prefix: BECH32_PREFIX });
-      jsonRpc = await startJsonRpc({ app, source: o.source, execution, appToml: config.app, version: VERSION, log: jlog });
+      jsonRpc = await startJsonRpc({ app, source: o.source, execution, appToml: config.app, version: VERSION, log: jlog, home: config.home });
       jlog.info(`Ethereum JSON-RPC listening on http://${j.address} (port ${jsonRpc.port}), websocket port ${jsonRpc.wsPort}, api ${j.api}`);
     } catch (e) {
       // an auxiliary transport: a busy port is reported, the node keeps running

@@ -3,7 +3,9 @@
  * server over the node's consensus source and the evm module's adapter (`evmRpcAdapter` of `@chain/evm`).
  */
 import type { App } from '@chain/app';
+import { join } from 'node:path';
 import { EthRpcBackend, JSON_RPC_NAMESPACES, startJsonRpcServer } from '@chain/server';
+import { LevelEthHashStore } from './eth-hash-store.js';
 import type { ConsensusSource, EthereumExecution, JsonRpcServer, JsonRpcSettings } from '@chain/server';
 import type { AppToml } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
@@ -47,18 +49,31 @@ export interface StartJsonRpcOptions {
   readonly version: string;
   readonly log: { info(m: string): void; warn(m: string): void; error(m: string, ctx?: Record<string, unknown>): void };
   readonly wsMaxBufferedBytes?: number;
+  /** the node's home: the Ethereum block hashes are kept in HOME/data/eth-hashes.db (none: in memory) */
+  readonly home?: string;
 }
 
 export async function startJsonRpc(o: StartJsonRpcOptions): Promise<JsonRpcServer> {
   const settings = jsonRpcSettings(o.appToml, o.version);
   for (const ns of settings.namespaces) if (!JSON_RPC_NAMESPACES.includes(ns)) o.log.warn(`[json-rpc] invalid namespace value ${JSON.stringify(ns)}; ignored`);
   for (const ns of ['personal', 'miner']) if (settings.namespaces.has(ns)) o.log.warn(`[json-rpc] namespace ${ns} has no methods in this node yet`);
-  const backend = new EthRpcBackend({ source: o.source, app: o.app, execution: o.execution, minGasPrice: minGasPriceWei(o.appToml['minimum-gas-prices']) });
-  const j = o.appToml['json-rpc'];
-  return startJsonRpcServer({
-    backend, settings, log: o.log,
-    http: parseListenAddress(j.address),
-    ws: j['ws-address'] ? parseListenAddress(j['ws-address']) : undefined,
-    wsMaxBufferedBytes: o.wsMaxBufferedBytes,
+  const hashStore = o.home ? await LevelEthHashStore.open(join(o.home, 'data', 'eth-hashes.db')) : undefined;
+  const backend = new EthRpcBackend({
+    source: o.source, app: o.app, execution: o.execution, minGasPrice: minGasPriceWei(o.appToml['minimum-gas-prices']), hashStore,
   });
+  const j = o.appToml['json-rpc'];
+  let server: JsonRpcServer;
+  try {
+    server = await startJsonRpcServer({
+      backend, settings, log: o.log,
+      http: parseListenAddress(j.address),
+      ws: j['ws-address'] ? parseListenAddress(j['ws-address']) : undefined,
+      wsMaxBufferedBytes: o.wsMaxBufferedBytes,
+    });
+  } catch (e) {
+    await hashStore?.close();
+    throw e;
+  }
+  if (!hashStore) return server;
+  return { ...server, close: async () => { await server.close(); await hashStore.close(); } };
 }

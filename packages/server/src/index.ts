@@ -51,7 +51,7 @@ export {
 export type {
   JsonRpcServer, JsonRpcServerOptions, JsonRpcSettings, EthereumExecution, EthTxView, EthTraceOptions, EthTracedTx,
   EthAccessListResult, EthSimulateRequest, EthSimulateCall, EthSimulatedBlock,
-  BackendOptions as EthRpcBackendOptions, EthBlock, EthTxInfo, LogJSON as EthLogJSON, ReceiptLog,
+  BackendOptions as EthRpcBackendOptions, EthBlock, EthHashStore, EthTxInfo, LogJSON as EthLogJSON, ReceiptLog,
 } from './eth-rpc/index.js';
 
 export { readBody, lingerOnClose, LINGER_MS } from './http-body.js';

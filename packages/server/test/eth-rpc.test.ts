@@ -10,7 +10,7 @@ import type { App } from '@chain/app';
 import type { ProtoObject } from '@chain/codec';
 import type { StoredBlock, StoredResults } from '@chain/consensus';
 import { EthRpcBackend, startJsonRpcServer } from '../src/index.js';
-import type { ConsensusSource, EthereumExecution, EthTxView, JsonRpcServer, JsonRpcSettings } from '../src/index.js';
+import type { ConsensusSource, EthereumExecution, EthHashStore, EthTxView, JsonRpcServer, JsonRpcSettings } from '../src/index.js';
 import type { EthSimulateRequest, EthSimulatedBlock } from '../src/eth-rpc/index.js';
 import { headerHash } from '../src/eth-rpc/header.js';
 
@@ -297,6 +297,37 @@ describe('eth-rpc over a stub adapter', function () {
       { returnData: '0x', logs: [], gasUsed: '0x5208', maxUsedGas: '0x5208', status: '0x1' },
       { returnData: '0x', logs: [], gasUsed: '0x5208', maxUsedGas: '0x5208', status: '0x1' },
     ]);
+  });
+
+  it('a durable hash table: a new backend (a restart) finds a block by its Ethereum hash without rebuilding the chain', async () => {
+    const table = new Map<number, string>();
+    let scanned = 0;
+    const store: EthHashStore = {
+      hashAt: (h) => table.get(h),
+      heightOf: (x) => [...table].find(([, v]) => v === x)?.[0],
+      put: (h, x) => { table.set(h, x); },
+      scannedTo: () => scanned,
+      setScannedTo: (h) => { scanned = h; },
+    };
+    const loads: number[] = [];
+    const counting = { ...source, block: async (h: number) => { loads.push(h); return source.block(h); } } as ConsensusSource;
+    const first = new EthRpcBackend({ source: counting, app, execution, minGasPrice: 0n, hashStore: store });
+    const hashes = [];
+    for (let h = 1; h <= 3; h++) hashes.push((await first.blockByHeight(h))!.hash);
+    expect([...table.keys()].sort()).to.deep.equal([1, 2, 3]);
+    loads.length = 0;
+    const second = new EthRpcBackend({ source: counting, app, execution, minGasPrice: 0n, hashStore: store });
+    expect(await second.heightByEthHash(hashes[1]!)).to.equal(2);
+    expect(loads).to.deep.equal([]); // answered from the table
+    const b3 = await second.blockByHeight(3);
+    expect(b3!.hash).to.equal(hashes[2]);
+    expect(b3!.parentHash).to.equal(hashes[1]);
+    expect(loads).to.deep.equal([3]); // the parent's hash from the table, not by building block 2
+    // an unknown hash scans only heights above the recorded scan
+    scanned = 3;
+    loads.length = 0;
+    expect(await second.heightByEthHash('0x' + '99'.repeat(32))).to.equal(undefined);
+    expect(loads).to.deep.equal([]);
   });
 
   it('debug_traceCall goes to the adapter at the resolved height', async () => {

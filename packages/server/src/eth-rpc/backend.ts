@@ -72,7 +72,29 @@ export interface BackendOptions {
   /** the chain's EVM (tx decoding, wrapping, tracing, its query service) */
   readonly execution: EthereumExecution;
   readonly minGasPrice: bigint;
+  /**
+   * A durable table of the Ethereum block hashes already computed (node-local data, like a tx index): without
+   * one, they are kept in memory and a restart recomputes the hash chain from the first stored block on first use.
+   */
+  readonly hashStore?: EthHashStore;
 }
+
+/**
+ * Height ↔ Ethereum block hash pairs kept across restarts. Each hash is a pure function of its block, its
+ * results and the hash before it, so the table is a cache any node can rebuild; reads are synchronous.
+ */
+export interface EthHashStore {
+  hashAt(height: number): string | undefined;
+  heightOf(hash: string): number | undefined;
+  /** records a pair (may be written in the background; a lost write is recomputed) */
+  put(height: number, hash: string): void;
+  /** the height up to which every stored block's hash has been recorded (0: none) */
+  scannedTo(): number;
+  setScannedTo(height: number): void;
+}
+
+/** In-memory pairs kept by a backend with no durable table, and a bounded cache in front of one. */
+const MEMORY_PAIRS_WITH_STORE = 8192;
 
 const EMPTY_BLOOM = '0x' + '00'.repeat(256);
 
@@ -88,10 +110,12 @@ export class Backend {
   readonly minGasPrice: bigint;
   private readonly cache = new Map<number, EthBlock>();
   private readonly inflight = new Map<number, Promise<EthBlock | undefined>>();
-  /** height → Ethereum hash and back, for every block built since the start (a pure function of the block) */
+  /** height → Ethereum hash and back: every block built since the start, or the recent ones in front of the store */
   private readonly ethHashes = new Map<number, string>();
   private readonly heights = new Map<string, number>();
+  private readonly hashStore: EthHashStore | undefined;
   private scannedTo = 0;
+  private offFollow: (() => void) | undefined;
   private scanning: Promise<void> | undefined;
   private blockGasLimit: bigint | undefined;
 
@@ -101,6 +125,31 @@ export class Backend {
     this.execution = opts.execution;
     this.chainId = opts.execution.chainId(opts.source.chainId);
     this.minGasPrice = opts.minGasPrice;
+    this.hashStore = opts.hashStore;
+    this.scannedTo = this.hashStore?.scannedTo() ?? 0;
+  }
+
+  /**
+   * Computes the Ethereum hash of each new block as it is committed (so the table stays current and a lookup
+   * never has to walk the chain); returns the stop function. Started by the JSON-RPC server.
+   */
+  follow(): () => void {
+    if (!this.offFollow) {
+      let chain = Promise.resolve();
+      const off = this.source.onNewBlock(() => {
+        chain = chain.then(() => this.scanToHead()).catch(() => undefined);
+      });
+      this.offFollow = () => { off(); this.offFollow = undefined; };
+    }
+    return this.offFollow;
+  }
+
+  private hashAt(height: number): string | undefined {
+    return this.ethHashes.get(height) ?? this.hashStore?.hashAt(height);
+  }
+
+  private heightOf(hash: string): number | undefined {
+    return this.heights.get(hash) ?? this.hashStore?.heightOf(hash);
   }
 
   /** the latest committed height (asks the consensus source) */
@@ -199,6 +248,15 @@ export class Backend {
     if (this.ethHashes.has(height)) return;
     this.ethHashes.set(height, hash);
     this.heights.set(hash, height);
+    if (this.hashStore) {
+      if (this.hashStore.hashAt(height) !== hash) this.hashStore.put(height, hash);
+      // in front of a durable table the maps are a bounded cache (oldest entries out)
+      if (this.ethHashes.size > MEMORY_PAIRS_WITH_STORE) {
+        const [h, old] = this.ethHashes.entries().next().value!;
+        this.ethHashes.delete(h);
+        this.heights.delete(old);
+      }
+    }
   }
 
   /**
@@ -210,12 +268,12 @@ export class Backend {
     const header = b.block.header;
     if (header.lastBlockId.hash.length !== 32) return ZERO_HASH;
     const parent = header.height - 1;
-    const known = this.ethHashes.get(parent);
+    const known = this.hashAt(parent);
     if (known) return known;
     const earliest = await this.source.earliestHeight();
     if (parent < earliest) return hex(header.lastBlockId.hash);
     let start = parent;
-    while (start > earliest && !this.ethHashes.has(start - 1)) start--;
+    while (start > earliest && this.hashAt(start - 1) === undefined) start--;
     for (let k = start; k < parent; k++) await this.blockByHeight(k);
     return (await this.blockByHeight(parent))?.hash ?? hex(header.lastBlockId.hash);
   }
@@ -227,19 +285,24 @@ export class Backend {
    * the stored block and results).
    */
   async heightByEthHash(hash: string): Promise<number | undefined> {
-    const h = this.heights.get(hash);
+    const h = this.heightOf(hash);
     if (h !== undefined) return h;
-    const scan = this.scanning ?? (this.scanning = this.scanToHead().finally(() => { this.scanning = undefined; }));
-    await scan;
-    return this.heights.get(hash);
+    await this.scanToHead();
+    return this.heightOf(hash);
   }
 
-  private async scanToHead(): Promise<void> {
+  /** Builds (hashes) every stored block not recorded yet, up to the head; one scan at a time. */
+  private scanToHead(): Promise<void> {
+    return this.scanning ?? (this.scanning = this.scan().finally(() => { this.scanning = undefined; }));
+  }
+
+  private async scan(): Promise<void> {
     const latest = await this.latest();
     const earliest = await this.source.earliestHeight();
     for (let k = Math.max(earliest, this.scannedTo + 1); k <= latest; k++) {
-      if (!this.ethHashes.has(k)) await this.blockByHeight(k);
+      if (this.hashAt(k) === undefined) await this.blockByHeight(k);
       this.scannedTo = k;
+      if (k % 1000 === 0 || k === latest) this.hashStore?.setScannedTo(k);
     }
   }
 

@@ -8,7 +8,7 @@ export type { JsonRpcSettings, RpcContext, Handler } from './types.js';
 export type {
   EthereumExecution, EthTxView, EthTraceOptions, EthTracedTx, EthAccessListResult, EthSimulateRequest, EthSimulateCall, EthSimulatedBlock,
 } from './adapter.js';
-export type { BackendOptions, EthBlock, EthTxInfo, LogJSON } from './backend.js';
+export type { BackendOptions, EthBlock, EthHashStore, EthTxInfo, LogJSON } from './backend.js';
 export { Backend } from './backend.js';
 export { startJsonRpcServer } from './server.js';
 export { RpcError } from './util.js';

@@ -62,6 +62,8 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     capPerClient: settings.filterCap, timeoutMs: settings.filterTimeoutMs, blockRangeCap: settings.blockRangeCap, logsCap: settings.logsCap,
   });
   const hub = new SubscriptionHub(backend, settings.maxSubscriptionsPerConnection, (m) => log.error(m));
+  // the Ethereum hash of every new block, as it commits (the hash chain stays current for lookups by hash)
+  const unfollow = backend.follow();
 
   /** One request object → its response (undefined for a notification). */
   async function one(req: unknown, base: Omit<RpcContext, 'backend' | 'settings' | 'filters' | 'hub'>): Promise<Record<string, unknown> | undefined> {
@@ -175,6 +177,7 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
   return {
     port, wsPort, filters, hub,
     async close() {
+      unfollow();
       filters.close();
       hub.close();
       for (const c of wss?.clients ?? []) c.terminate();
