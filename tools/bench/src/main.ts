@@ -9,11 +9,27 @@
  *  - with `--only localnet`: the same committed bank sends/s on node 0 of a 4-validator CometBFT localnet
  *    (`chaind localnet start`), next to the embedded engine's figure in the same run;
  *  - proof of stake, in process (see pos.ts): staking EndBlock and distribution / slashing BeginBlock cost per
- *    block with 100 and 300 validators and 50k delegations, and bank sends/s with and without those modules.
+ *    block with 100 and 300 validators and 50k delegations, and bank sends/s with and without those modules;
+ *  - with `--only vs-simd`: chaind side by side with the Go reference node, simd of ibc-go v8.5.2's testing/simapp
+ *    (Cosmos SDK v0.50), built once from the Go module proxy into .cache/simd (see vs-simd.ts, simd.ts): committed
+ *    bank sends/s, FinalizeBlock+Commit of the biggest block, REST balance p99 and req/s, RSS after the load,
+ *    each with the ratio; with `--scale N` instead: start, restart, RSS and disk figures of an N-account genesis.
  *
  * Options (`npm run bench -- --key value ...`):
- *   --only node|search|evm|pos|localnet   run only the node measurements (tx/s, REST), only tx search, only the
- *                              EVM ones, only the proof-of-stake ones, or the localnet comparison (not in the default run)
+ *   --only node|search|evm|pos|localnet|vs-simd   run only the node measurements (tx/s, REST), only tx search, only
+ *                              the EVM ones, only the proof-of-stake ones, the localnet comparison or the comparison
+ *                              with simd (the last two are not in the default run)
+ *   --txs N                    (vs-simd) bank sends to submit (default 5000)
+ *   --accounts N               (vs-simd) funded sender accounts in both genesis files (default 1000)
+ *   --workers N                (vs-simd) generator processes (default 2)
+ *   --connections N            (vs-simd) concurrent broadcast connections in all (default 64)
+ *   --clients N                (vs-simd) concurrent REST clients (default 50); --queries sets the number of queries
+ *   --scale N                  (vs-simd) instead of the load: a genesis with N funded accounts on both nodes; prints
+ *                              start to first block, peak RSS, restart to next block, RSS and disk size (implies
+ *                              --only vs-simd; default N when given without a number: 10000)
+ *   --vs-nodes chaind,simd     (vs-simd) which nodes to run (default both)
+ *   --keep-homes yes           (vs-simd) keep the temporary homes
+ *   --start-timeout S          (vs-simd) seconds a start may take (default 1800)
  *   --localnet-validators N    validators of the localnet comparison (default 4)
  *   --pos-validators 100,300   validator counts of the block-hook measurement
  *   --pos-delegations N        delegations at genesis (default 50000)
@@ -45,6 +61,7 @@ import { chaind, readNodes } from '@chain/e2e/localnet';
 import { evmBench } from './evm.js';
 import { searchBench } from './search.js';
 import { posBench } from './pos.js';
+import { vsSimdBench } from './vs-simd.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
@@ -65,7 +82,30 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  if (ONLY !== undefined && !['node', 'search', 'evm', 'pos', 'localnet'].includes(ONLY)) throw new Error(`--only must be node, search, evm, pos or localnet, not ${ONLY}`);
+  if (ONLY !== undefined && !['node', 'search', 'evm', 'pos', 'localnet', 'vs-simd'].includes(ONLY)) throw new Error(`--only must be node, search, evm, pos, localnet or vs-simd, not ${ONLY}`);
+  if (ONLY === 'vs-simd' || (ONLY === undefined && args.has('scale'))) {
+    const n = (k: string, d: number): number => {
+      const v = args.get(k);
+      if (v === undefined) return d;
+      if (!/^\d+$/.test(v) || Number(v) <= 0) throw new Error(`--${k} expects a positive integer, got ${JSON.stringify(v)}`);
+      return Number(v);
+    };
+    const nodes = (args.get('vs-nodes') ?? 'chaind,simd').split(',').map((x) => x.trim());
+    for (const x of nodes) if (x !== 'chaind' && x !== 'simd') throw new Error(`--vs-nodes takes chaind and/or simd, not ${x}`);
+    await vsSimdBench({
+      txs: n('txs', 5000),
+      accounts: n('accounts', 1000),
+      workers: n('workers', 2),
+      connections: n('connections', 64),
+      queries: QUERIES,
+      clients: n('clients', 50),
+      scale: args.has('scale') ? (args.get('scale') === '' ? 10_000 : n('scale', 10_000)) : undefined,
+      nodes: nodes as ('chaind' | 'simd')[],
+      keep: args.has('keep-homes') && args.get('keep-homes') !== 'no',
+      startTimeoutMs: n('start-timeout', 1800) * 1000,
+    });
+    return;
+  }
   if (ONLY === 'localnet') {
     await localnetBench(Number(args.get('localnet-validators') ?? 4));
     return;

@@ -1,0 +1,87 @@
+/**
+ * A load-generator process of the side-by-side bench (`vs-simd.ts` forks several): it gets its share of the work
+ * over IPC, waits for `go`, runs it and reports back with its own CPU time, so the report can show that the
+ * generator was not the bottleneck. No project imports: only fetch (undici, keep-alive connections).
+ *
+ * - `broadcast`: lanes of pre-signed txs (base64); each lane is one connection sending its txs in order with
+ *   `broadcast_tx_sync` (a lane owns whole accounts, so each account's sequence numbers arrive in order).
+ * - `query`: `clients` concurrent clients GET `url` until `count` requests are done; returns every latency.
+ */
+interface BroadcastJob { kind: 'broadcast'; rpcUrl: string; lanes: string[][] }
+interface QueryJob { kind: 'query'; url: string; count: number; clients: number }
+type Job = BroadcastJob | QueryJob;
+
+export interface BroadcastResult { kind: 'broadcast'; sent: number; accepted: number; rejected: number; errors: string[]; cpuMs: number; wallMs: number }
+export interface QueryResult { kind: 'query'; latencies: number[]; failed: number; cpuMs: number; wallMs: number }
+
+let job: Job | undefined;
+
+async function broadcast(j: BroadcastJob): Promise<BroadcastResult> {
+  let accepted = 0;
+  let rejected = 0;
+  const errors: string[] = [];
+  let id = 0;
+  await Promise.all(j.lanes.map(async (lane) => {
+    for (const tx of lane) {
+      try {
+        const r = await fetch(j.rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'broadcast_tx_sync', params: { tx } }),
+        });
+        const body = (await r.json()) as { result?: { code: number; log?: string }; error?: { message?: string; data?: string } };
+        if (body.result && body.result.code === 0) accepted++;
+        else {
+          rejected++;
+          if (errors.length < 5) errors.push(JSON.stringify(body.result ?? body.error).slice(0, 300));
+        }
+      } catch (e) {
+        rejected++;
+        if (errors.length < 5) errors.push(String(e).slice(0, 300));
+      }
+    }
+  }));
+  return { kind: 'broadcast', sent: j.lanes.reduce((n, l) => n + l.length, 0), accepted, rejected, errors, cpuMs: 0, wallMs: 0 };
+}
+
+async function query(j: QueryJob): Promise<QueryResult> {
+  const latencies: number[] = [];
+  let failed = 0;
+  let issued = 0;
+  await Promise.all(Array.from({ length: j.clients }, async () => {
+    while (issued < j.count) {
+      issued++;
+      const s = performance.now();
+      try {
+        const r = await fetch(j.url);
+        await r.arrayBuffer();
+        if (!r.ok) failed++;
+      } catch {
+        failed++;
+      }
+      latencies.push(performance.now() - s);
+    }
+  }));
+  return { kind: 'query', latencies, failed, cpuMs: 0, wallMs: 0 };
+}
+
+process.on('message', (m: { type: 'job'; job: Job } | { type: 'go' }) => {
+  if (m.type === 'job') {
+    job = m.job;
+    process.send!({ type: 'ready' });
+    return;
+  }
+  if (m.type === 'go' && job) {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const run = job.kind === 'broadcast' ? broadcast(job) : query(job);
+    run.then((r) => {
+      const cpu = process.cpuUsage(cpu0);
+      r.cpuMs = (cpu.user + cpu.system) / 1000;
+      r.wallMs = performance.now() - t0;
+      process.send!({ type: 'result', result: r }, () => process.exit(0));
+    }, (e: unknown) => {
+      process.send!({ type: 'error', error: String(e) }, () => process.exit(1));
+    });
+  }
+});
