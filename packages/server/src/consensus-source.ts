@@ -10,7 +10,7 @@
  */
 import WebSocket from 'ws';
 import type { Block, BlockID, CheckTxResult, Commit, Engine, StoredBlock, StoredResults, StoredTxResult, Timestamp, TxInclusion, Validator } from '@chain/consensus';
-import { MempoolError } from '@chain/consensus';
+import { MempoolError, consensusParamsOf } from '@chain/consensus';
 import type { Event, EventBus } from '@chain/events';
 import { parseQuery } from '@chain/events';
 import { fromHex, sha256, toHex } from '@chain/crypto';
@@ -67,8 +67,8 @@ export interface ConsensusSource {
   commit(height: number): Promise<Commit | undefined>;
   /** the validator set that signs block `height` */
   validators(height: number): Promise<Validator[] | undefined>;
-  /** `block.max_gas` of the consensus params (-1: no limit) */
-  blockMaxGas(): Promise<number>;
+  /** `block.max_gas` of the consensus params (-1: no limit): the latest, or those in force at `height` */
+  blockMaxGas(height?: number): Promise<number>;
   txByHash(hash: Uint8Array): Promise<SourceTxRef | undefined>;
   /** CometBFT's `tx_search`: a query in CometBFT's query language (already checked by `parseQuery`). */
   searchTxs(query: string, page: SearchPage): Promise<{ total: number; txs: SourceTxRef[] }>;
@@ -125,7 +125,11 @@ export class EmbeddedSource implements ConsensusSource {
   async validators(height: number): Promise<Validator[] | undefined> {
     return (await this.engine.validatorsAt(height)) ?? this.engine.validators;
   }
-  async blockMaxGas(): Promise<number> { return this.engine.params.block.maxGas; }
+  async blockMaxGas(height?: number): Promise<number> {
+    if (height === undefined) return this.engine.params.block.maxGas;
+    // the block store keeps the params from each height they changed at; none stored: the genesis params
+    return ((await this.engine.blocks.paramsAt(height)) ?? consensusParamsOf(this.engine.genesis)).block.maxGas;
+  }
   async txByHash(hash: Uint8Array): Promise<SourceTxRef | undefined> {
     if (hash.length !== 32) return undefined;
     const ref = await this.engine.indexer.byHash(hash);
@@ -432,12 +436,12 @@ export class CometSource implements ConsensusSource {
     }
   }
 
-  async blockMaxGas(): Promise<number> {
+  async blockMaxGas(height?: number): Promise<number> {
     // right after a commit, CometBFT's block store may be a height ahead of its saved state, whose consensus
     // params it then cannot find ("could not find consensus params for height #H"): ask again shortly
     for (let attempt = 0; ; attempt++) {
       try {
-        const r = await this.call('consensus_params');
+        const r = await this.call('consensus_params', height === undefined ? {} : { height });
         return num(r.consensus_params?.block?.max_gas);
       } catch (e) {
         if (attempt >= 20 || !(e instanceof CometRpcError) || !/could not find consensus params/.test(`${e.message} ${e.data}`)) throw e;

@@ -118,6 +118,7 @@ export class Backend {
   private offFollow: (() => void) | undefined;
   private scanning: Promise<void> | undefined;
   private blockGasLimit: bigint | undefined;
+  private readonly gasLimits = new Map<number, bigint>();
 
   constructor(opts: BackendOptions) {
     this.source = opts.source;
@@ -209,6 +210,27 @@ export class Backend {
   async unprotectedAllowed(): Promise<boolean> {
     const p = (await this.app.runQuery(`${this.execution.queryService}/Params`, {})).params as { allow_unprotected_txs?: boolean };
     return p.allow_unprotected_txs === true;
+  }
+
+  /**
+   * The gas limit of the header of block `height`: the consensus params' block.max_gas in force at that height
+   * (the evm module's block_gas_limit at that height when unlimited), so a block's hash never depends on
+   * today's params.
+   */
+  private async gasLimitAt(height: number): Promise<bigint> {
+    const known = this.gasLimits.get(height);
+    if (known !== undefined) return known;
+    const maxGas = await this.source.blockMaxGas(height);
+    let limit: bigint;
+    if (maxGas > 0) limit = BigInt(maxGas);
+    else {
+      // state at that height (its params); a node that pruned it answers with today's
+      const p = (await this.app.runQuery(`${this.execution.queryService}/Params`, {}, height).catch(() => this.app.runQuery(`${this.execution.queryService}/Params`, {}))).params as { block_gas_limit?: bigint | number | string };
+      limit = BigInt(p.block_gas_limit ?? 30_000_000);
+    }
+    this.gasLimits.set(height, limit);
+    if (this.gasLimits.size > 1024) this.gasLimits.delete(this.gasLimits.keys().next().value!);
+    return limit;
   }
 
   async gasLimit(): Promise<bigint> {
@@ -377,7 +399,7 @@ export class Backend {
       receiptsRoot,
       logsBloom: bloom,
       number: height,
-      gasLimit: await this.gasLimit(),
+      gasLimit: await this.gasLimitAt(height),
       gasUsed: blockGas ?? cumulative,
       timestamp,
       extraData: cometHash,
