@@ -31,7 +31,8 @@ export function cometbftBinPath(version = COMETBFT_VERSION) {
   return join(cometbftDir(version), 'bin', 'cometbft');
 }
 
-function findGo() {
+/** The Go toolchain to build with: $GO, `go` on PATH or /usr/local/go/bin/go (undefined if none runs). */
+export function findGo() {
   const candidates = [process.env.GO, 'go', '/usr/local/go/bin/go'].filter(Boolean);
   for (const c of candidates) {
     const r = spawnSync(c, ['version'], { encoding: 'utf8' });
@@ -42,7 +43,8 @@ function findGo() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function binaryWorks(bin) {
+/** Whether `bin version` runs. */
+export function binaryWorks(bin) {
   if (!existsSync(bin)) return false;
   const r = spawnSync(bin, ['version'], { encoding: 'utf8' });
   return r.status === 0;
@@ -64,36 +66,7 @@ export async function ensureCometbft(opts = {}) {
   const bin = cometbftBinPath(version);
   if (binaryWorks(bin)) return bin;
 
-  mkdirSync(dir, { recursive: true });
-  const lock = join(dir, 'build.lock');
-  const deadline = Date.now() + (opts.lockTimeoutMs ?? 20 * 60_000);
-  // take the lock; a lock older than the timeout is a crashed build's and is broken
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      writeFileSync(join(lock, 'pid'), String(process.pid));
-      break;
-    } catch (e) {
-      if (e.code !== 'EEXIST') throw e;
-      if (binaryWorks(bin)) return bin;
-      let holderAlive = true;
-      try {
-        const pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
-        if (pid > 0) process.kill(pid, 0);
-      } catch (err) {
-        // no pid file yet (just created) or the holder is gone
-        if (err.code === 'ESRCH') holderAlive = false;
-      }
-      const age = Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-      if (!holderAlive || Date.now() > deadline || age > 30 * 60_000) {
-        rmSync(lock, { recursive: true, force: true });
-        continue;
-      }
-      await sleep(1000);
-    }
-  }
-  try {
-    if (binaryWorks(bin)) return bin;
+  return withBuildLock(dir, bin, { lockTimeoutMs: opts.lockTimeoutMs ?? 20 * 60_000, staleMs: 30 * 60_000 }, async () => {
     const go = findGo();
     if (!go) {
       throw new Error(
@@ -130,6 +103,49 @@ export async function ensureCometbft(opts = {}) {
     log(`built ${bin} in ${secs}s`);
     if (!binaryWorks(bin)) throw new Error(`built ${bin} but \`cometbft version\` fails`);
     return bin;
+  });
+}
+
+/**
+ * Runs `build` (which returns the built binary's path) under a lock directory in `dir` (mkdir is atomic): a
+ * second process waits for the first and reuses its binary; a lock whose holder is gone, or older than
+ * `staleMs`, or still held at `lockTimeoutMs`, is broken. Returns `bin` at once when it already works.
+ * @param {string} dir @param {string} bin
+ * @param {{ lockTimeoutMs: number, staleMs: number }} o
+ * @param {() => Promise<string>} build
+ */
+export async function withBuildLock(dir, bin, o, build) {
+  if (binaryWorks(bin)) return bin;
+  mkdirSync(dir, { recursive: true });
+  const lock = join(dir, 'build.lock');
+  const deadline = Date.now() + o.lockTimeoutMs;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      if (binaryWorks(bin)) return bin;
+      let holderAlive = true;
+      try {
+        const pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+        if (pid > 0) process.kill(pid, 0);
+      } catch (err) {
+        // no pid file yet (just created) or the holder is gone
+        if (err.code === 'ESRCH') holderAlive = false;
+      }
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (!holderAlive || Date.now() > deadline || age > o.staleMs) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      await sleep(1000);
+    }
+  }
+  try {
+    if (binaryWorks(bin)) return bin;
+    return await build();
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }

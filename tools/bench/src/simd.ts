@@ -14,9 +14,10 @@
  * Needs Go (>= 1.22; the machine's is used with GOTOOLCHAIN=local) and the Go module proxy.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { binaryWorks, findGo, withBuildLock } from '@chain/cometbft';
 
 export const SIMD_VERSION = 'v8.5.2';
 export const SIMD_MODULE = 'github.com/cosmos/ibc-go/v8';
@@ -40,22 +41,6 @@ export function simdBinPath(version = SIMD_VERSION): string {
   return join(simdDir(version), 'simd');
 }
 
-function findGo(): { go: string; version: string } | undefined {
-  const candidates = [process.env.GO, 'go', '/usr/local/go/bin/go'].filter((c): c is string => !!c);
-  for (const c of candidates) {
-    const r = spawnSync(c, ['version'], { encoding: 'utf8' });
-    if (r.status === 0) return { go: c, version: r.stdout.trim() };
-  }
-  return undefined;
-}
-
-function binaryWorks(bin: string): boolean {
-  if (!existsSync(bin)) return false;
-  const r = spawnSync(bin, ['version'], { encoding: 'utf8' });
-  return r.status === 0;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The environment of every go command: all paths inside `.cache/simd`. */
 export function goEnv(): NodeJS.ProcessEnv {
@@ -143,34 +128,7 @@ export async function ensureSimd(opts: EnsureSimdOptions = {}): Promise<string> 
   const bin = simdBinPath(version);
   if (binaryWorks(bin)) return bin;
 
-  mkdirSync(dir, { recursive: true });
-  const lock = join(dir, 'build.lock');
-  const deadline = Date.now() + (opts.lockTimeoutMs ?? 40 * 60_000);
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      writeFileSync(join(lock, 'pid'), String(process.pid));
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (binaryWorks(bin)) return bin;
-      let holderAlive = true;
-      try {
-        const pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
-        if (pid > 0) process.kill(pid, 0);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ESRCH') holderAlive = false;
-      }
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (!holderAlive || Date.now() > deadline || age > 60 * 60_000) {
-        rmSync(lock, { recursive: true, force: true });
-        continue;
-      }
-      await sleep(1000);
-    }
-  }
-  try {
-    if (binaryWorks(bin)) return bin;
+  return withBuildLock(dir, bin, { lockTimeoutMs: opts.lockTimeoutMs ?? 40 * 60_000, staleMs: 60 * 60_000 }, async () => {
     const go = findGo();
     if (!go) {
       throw new Error(
@@ -209,9 +167,7 @@ export async function ensureSimd(opts: EnsureSimdOptions = {}): Promise<string> 
     log(`built ${bin} in ${secs}s`);
     if (!binaryWorks(bin)) throw new Error(`built ${bin} but \`simd version\` fails`);
     return bin;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The versions of the main dependencies a simd binary was built with (`simd version --long`'s build_deps). */
