@@ -57,6 +57,9 @@ export interface AppOptions {
 /** Computes the app hash a changeset would produce (same function the store commits with). */
 export type AppHashFn = (prev: Uint8Array, changes: ReturnType<CacheKVStore['changes']>) => Uint8Array;
 
+/** How long a block executes before it lets the event loop serve other work (queries, RPC, the mempool). */
+const EXEC_SLICE_MS = 8;
+
 export class App implements AbciApplication {
   private readonly accountPrefix: string | undefined;
 
@@ -244,7 +247,6 @@ export class App implements AbciApplication {
     if (this.genesisState) for (const c of this.genesisState.changes()) c.value === undefined ? state.delete(c.key) : state.set(c.key, c.value);
     this.deliverState = state;
     const block = this.blockInfoOf(req);
-    this.lastBlock = block;
     const events: Event[] = [];
     const beginEvents = new EventManager();
     const bctx = new Context(state, block, 'block', new InfiniteGasMeter(), beginEvents, this.minGasPrices);
@@ -252,12 +254,23 @@ export class App implements AbciApplication {
     await this.manager.beginBlock(bctx);
     for (const e of beginEvents.events) events.push(withMode(e, 'BeginBlock'));
     const txResults: ExecTxResult[] = [];
-    for (const raw of req.txs) txResults.push(await this.runTx('deliver', raw, state, block));
+    // a long block yields to the event loop every few milliseconds, so queries (which read committed state, never
+    // this branch) and the transports keep answering while it executes; the results do not depend on it
+    let slice = performance.now();
+    for (const raw of req.txs) {
+      txResults.push(await this.runTx('deliver', raw, state, block));
+      if (performance.now() - slice > EXEC_SLICE_MS) {
+        await new Promise<void>((r) => setImmediate(r));
+        slice = performance.now();
+      }
+    }
     const endEvents = new EventManager();
     const ectx = new Context(state, block, 'block', new InfiniteGasMeter(), endEvents, this.minGasPrices);
     const validatorUpdates = await this.manager.endBlock(ectx);
     for (const e of endEvents.events) events.push(withMode(e, 'EndBlock'));
     this.pendingHeight = req.height;
+    // checks and queries that ran while the block executed saw the last block's info; from now on, this one
+    this.lastBlock = block;
     const appHash = nextAppHash(this.store.lastAppHash, state.changes());
     return { events, txResults, validatorUpdates, appHash };
   }
