@@ -23,10 +23,10 @@ import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { readGenesis } from './config/init.js';
 import { createChainApp } from './app.js';
 import type { ChainApp } from './app.js';
-import { CometSource, createLogger, registerNodeServices } from '@chain/server';
-import type { GrpcServer, Logger, RestServer } from '@chain/server';
+import { CometSource, createLogger, instrumentAbciApp, registerNodeServices } from '@chain/server';
+import type { GrpcServer, Logger, MetricsServer, NodeMetrics, RestServer } from '@chain/server';
 import type { NodeOptions } from './node.js';
-import { startAppTransports } from './app-transports.js';
+import { applyLogConfig, createNodeMetrics, startAppTransports, startNodeMetricsServer } from './app-transports.js';
 import type { JsonRpcServer } from '@chain/server';
 import { BECH32_PREFIX } from './config/init.js';
 import { VERSION } from './app.js';
@@ -73,6 +73,13 @@ export function prepareCometHome(bin: string, config: NodeConfig): string {
   set('rpc', 'timeout_broadcast_tx_commit', JSON.stringify(config.config.rpc.timeout_broadcast_tx_commit));
   set('mempool', 'size', String(config.config.mempool.size));
   set('mempool', 'max_tx_bytes', String(config.config.mempool.max_tx_bytes));
+  // CometBFT's own metrics (consensus, mempool, p2p) on a port of their own, or off
+  const cometMetrics = config.config.instrumentation.cometbft_prometheus_listen_addr;
+  set('instrumentation', 'prometheus', cometMetrics ? 'true' : 'false');
+  if (cometMetrics) {
+    set('instrumentation', 'prometheus_listen_addr', JSON.stringify(cometMetrics));
+    set('instrumentation', 'namespace', JSON.stringify(config.config.instrumentation.namespace));
+  }
   writeFileSync(tomlPath, toml);
   return dir;
 }
@@ -91,6 +98,8 @@ export class CometNode {
   grpc?: GrpcServer;
   jsonRpc?: JsonRpcServer;
   comet?: ChildProcess;
+  /** `GET /metrics` (config.toml `[instrumentation] prometheus`): the app's and the transports' metrics */
+  metricsServer?: MetricsServer;
   /** the CometBFT RPC URL (spawned: the node's rpc.laddr; external: `--cometbft.rpc`) */
   readonly cometRpcUrl: string;
   private stopping = false;
@@ -103,6 +112,8 @@ export class CometNode {
     private readonly opts: CometNodeOptions,
     /** what the tx service, the node-info/blocks service and the Ethereum JSON-RPC read consensus through */
     readonly source: CometSource,
+    /** the app and transport metrics (CometBFT serves its consensus and mempool metrics itself) */
+    readonly metrics?: NodeMetrics,
   ) {
     this.cometRpcUrl = source.rpcUrl;
   }
@@ -111,6 +122,8 @@ export class CometNode {
   get chainId(): string { return this.parts.app.chainId; }
 
   static async create(config: NodeConfig, log: Logger = createLogger('info'), opts: CometNodeOptions = {}): Promise<CometNode> {
+    applyLogConfig(log, config);
+    const metrics = createNodeMetrics(config, false);
     const genesis = readGenesis(config.home);
     const dataDir = join(config.home, 'data');
     mkdirSync(dataDir, { recursive: true });
@@ -133,7 +146,7 @@ export class CometNode {
       registerNodeServices(parts.app, source, {
         broadcastTimeoutMs: parseDurationMs(config.config.rpc.timeout_broadcast_tx_commit), appVersion: VERSION, bech32Prefix: BECH32_PREFIX,
       });
-      return new CometNode(config, store, parts, log, opts, source);
+      return new CometNode(config, store, parts, log, opts, source, metrics);
     } catch (e) {
       await store.close();
       throw e;
@@ -143,7 +156,9 @@ export class CometNode {
   /** Starts the ABCI server, then CometBFT (unless external), then REST and gRPC. */
   async start(): Promise<void> {
     const abciLog = this.log.child('abci');
-    this.abci = await AbciServer.listen({ app: this.app, address: this.config.config.abci.laddr, log: abciLog });
+    if (this.metrics) this.metricsServer = await startNodeMetricsServer(this.metrics, this.config, this.log);
+    const abciApp = this.metrics ? instrumentAbciApp(this.app, this.metrics) : this.app;
+    this.abci = await AbciServer.listen({ app: abciApp, address: this.config.config.abci.laddr, log: abciLog });
     if (!this.config.config.cometbft.rpc) {
       const bin = await ensureCometbft({ log: (l) => this.log.info(l) });
       const dir = prepareCometHome(bin, this.config);
@@ -168,7 +183,7 @@ export class CometNode {
       this.log.info(`waiting for the CometBFT at ${this.cometRpcUrl} to connect to ABCI ${this.abci.address}`);
     }
     ({ rest: this.rest, grpc: this.grpc, jsonRpc: this.jsonRpc } = await startAppTransports({
-      app: this.app, registry: this.parts.registry, source: this.source, config: this.config, log: this.log,
+      app: this.app, registry: this.parts.registry, source: this.source, config: this.config, log: this.log, metrics: this.metrics,
     }));
   }
 
@@ -183,6 +198,7 @@ export class CometNode {
         setTimeout(() => c.kill('SIGKILL'), 15_000).unref();
       });
     }
+    await this.metricsServer?.close();
     await this.jsonRpc?.close();
     this.source.close();
     await this.grpc?.close();

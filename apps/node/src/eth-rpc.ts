@@ -6,7 +6,7 @@ import type { App } from '@chain/app';
 import { join } from 'node:path';
 import { EthRpcBackend, JSON_RPC_NAMESPACES, startJsonRpcServer } from '@chain/server';
 import { LevelEthHashStore } from './eth-hash-store.js';
-import type { ConsensusSource, EthereumExecution, JsonRpcServer, JsonRpcSettings } from '@chain/server';
+import type { ConsensusSource, EthereumExecution, JsonRpcServer, JsonRpcSettings, NodeMetrics } from '@chain/server';
 import type { AppToml } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
 
@@ -51,6 +51,8 @@ export interface StartJsonRpcOptions {
   readonly wsMaxBufferedBytes?: number;
   /** the node's home: the Ethereum block hashes are kept in HOME/data/eth-hashes.db (none: in memory) */
   readonly home?: string;
+  /** Prometheus metrics of the JSON-RPC's requests (`@chain/server`'s `NodeMetrics`) */
+  readonly metrics?: NodeMetrics;
 }
 
 export async function startJsonRpc(o: StartJsonRpcOptions): Promise<JsonRpcServer> {
@@ -68,7 +70,7 @@ export async function startJsonRpc(o: StartJsonRpcOptions): Promise<JsonRpcServe
       backend, settings, log: o.log,
       http: parseListenAddress(j.address),
       ws: j['ws-address'] ? parseListenAddress(j['ws-address']) : undefined,
-      wsMaxBufferedBytes: o.wsMaxBufferedBytes,
+      wsMaxBufferedBytes: o.wsMaxBufferedBytes, metrics: o.metrics,
     });
   } catch (e) {
     await hashStore?.close();

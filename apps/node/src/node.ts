@@ -8,7 +8,7 @@ import type { App } from '@chain/app';
 import { CommitStore } from '@chain/store';
 import { EventBus } from '@chain/events';
 import { TxIndexer, txEventMap } from '@chain/indexer';
-import { Engine, Mempool, seedOfPrivValidatorKey } from '@chain/consensus';
+import { Engine, Mempool, MempoolError, fromTimestamp, seedOfPrivValidatorKey } from '@chain/consensus';
 import type { EngineHalt } from '@chain/consensus';
 import { nativeKeccak, nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
 import type { NodeConfig } from './config/config.js';
@@ -16,9 +16,10 @@ import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { BECH32_PREFIX, readGenesis, readValidatorKey } from './config/init.js';
 import { createChainApp, VERSION } from './app.js';
 import type { ChainApp } from './app.js';
-import { COMETBFT_VERSION, EmbeddedSource, createLogger, registerNodeServices, startRpcServer } from '@chain/server';
-import type { GrpcServer, Logger, RestServer, RpcServer } from '@chain/server';
+import { COMETBFT_VERSION, EmbeddedSource, createLogger, instrumentAbciApp, registerNodeServices, startRpcServer } from '@chain/server';
+import type { GrpcServer, Logger, MetricsServer, NodeMetrics, RestServer, RpcServer } from '@chain/server';
 import { startAppTransports } from './app-transports.js';
+import { applyLogConfig, createNodeMetrics, startNodeMetricsServer } from './app-transports.js';
 import type { JsonRpcServer } from '@chain/server';
 
 export { VERSION } from './app.js';
@@ -33,6 +34,9 @@ export class Node {
   rest?: RestServer;
   grpc?: GrpcServer;
   jsonRpc?: JsonRpcServer;
+  /** `GET /metrics` (config.toml `[instrumentation] prometheus`) */
+  metricsServer?: MetricsServer;
+  private offMetrics: (() => void)[] = [];
   private constructor(
     readonly config: NodeConfig,
     readonly store: CommitStore,
@@ -42,6 +46,8 @@ export class Node {
     readonly log: Logger,
     /** what the tx service, the node-info/blocks service and the Ethereum JSON-RPC read consensus through */
     readonly source: EmbeddedSource,
+    /** the Prometheus metrics (undefined when `[instrumentation] prometheus` is off) */
+    readonly metrics?: NodeMetrics,
   ) {}
 
   get app(): App { return this.parts.app; }
@@ -54,6 +60,8 @@ export class Node {
   get halted(): EngineHalt | undefined { return this.engine.halted; }
 
   static async create(config: NodeConfig, log: Logger = createLogger('info'), opts: NodeOptions = {}): Promise<Node> {
+    applyLogConfig(log, config);
+    const metrics = createNodeMetrics(config);
     if (!nativeSecp256k1) log.warn('native secp256k1 binding not loaded: signature checks fall back to pure JS (slow)');
     if (!nativeKeccak) log.warn('native keccak addon not loaded: keccak256 falls back to pure JS (slow)');
     const genesis = readGenesis(config.home);
@@ -86,7 +94,8 @@ export class Node {
       });
       const mp = config.config.mempool;
       const engine = new Engine({
-        app: parts.app,
+        // with metrics, the engine drives the app through a timing wrapper (ABCI method latencies, per-block app metrics)
+        app: metrics ? instrumentAbciApp(parts.app, metrics) : parts.app,
         store,
         bus,
         indexer,
@@ -108,7 +117,8 @@ export class Node {
       registerNodeServices(parts.app, source, {
         broadcastTimeoutMs: parseDurationMs(rpcCfg.timeout_broadcast_tx_commit), appVersion: VERSION, bech32Prefix: BECH32_PREFIX,
       });
-      return new Node(config, store, parts, engine, bus, log, source);
+      if (metrics) instrumentEngineCheckTx(engine, metrics);
+      return new Node(config, store, parts, engine, bus, log, source, metrics);
     } catch (e) {
       await store.close();
       throw e;
@@ -118,19 +128,41 @@ export class Node {
   /** Starts block production and the transports enabled in the config. */
   async start(): Promise<void> {
     await this.engine.start();
+    const metrics = this.metrics;
+    if (metrics) {
+      // consensus and mempool metrics, observed from the engine's committed blocks (the engine knows no metrics)
+      const engine = this.engine;
+      const observe = async (height: number): Promise<void> => {
+        const latest = engine.latestBlock;
+        const b = latest && latest.block.header.height === height ? latest : await engine.blocks.block(height);
+        if (!b) return;
+        const vals = await engine.validatorsAt(height);
+        metrics.observeBlock({
+          height, time: fromTimestamp(b.block.header.time), numTxs: b.block.data.txs.length, sizeBytes: b.size, validators: vals,
+        });
+        metrics.observeMempool(engine.mempool.size, engine.mempool.bytes);
+      };
+      this.offMetrics.push(this.source.onNewBlock((h) => { void observe(h).catch((e: unknown) => this.log.debug('metrics: block observation failed', { err: String(e) })); }));
+      this.offMetrics.push(engine.mempool.onAdd(() => metrics.observeMempool(engine.mempool.size, engine.mempool.bytes)));
+      if (engine.latestHeight > 0) await observe(engine.latestHeight);
+      this.metricsServer = await startNodeMetricsServer(metrics, this.config, this.log);
+    }
+    ({ rest: this.rest, grpc: this.grpc, jsonRpc: this.jsonRpc } = await startAppTransports({
+      app: this.app, registry: this.parts.registry, source: this.source, config: this.config, log: this.log, metrics,
+    }));
+    // the CometBFT-compatible RPC last (it serves the embedded engine; in CometBFT mode CometBFT serves its own):
+    // a client that waits for /status finds the REST, gRPC and Ethereum JSON-RPC listening too
     const rpcAddr = parseListenAddress(this.config.config.rpc.laddr);
-    // the CometBFT-compatible RPC serves the embedded engine (in CometBFT mode CometBFT serves its own)
     this.rpc = await startRpcServer({
       node: { app: this.app, engine: this.engine, bus: this.bus, config: this.config.config.rpc },
-      host: rpcAddr.host, port: rpcAddr.port, log: this.log.child('rpc'),
+      host: rpcAddr.host, port: rpcAddr.port, log: this.log.child('rpc'), metrics,
     });
     this.log.info(`consensus RPC listening on http://${rpcAddr.host}:${this.rpc.port} (websocket /websocket)`);
-    ({ rest: this.rest, grpc: this.grpc, jsonRpc: this.jsonRpc } = await startAppTransports({
-      app: this.app, registry: this.parts.registry, source: this.source, config: this.config, log: this.log,
-    }));
   }
 
   async stop(): Promise<void> {
+    for (const off of this.offMetrics.splice(0)) off();
+    await this.metricsServer?.close();
     await this.jsonRpc?.close();
     await this.grpc?.close();
     await this.rest?.close();
@@ -140,4 +172,23 @@ export class Node {
     this.bus.close();
     await this.store.close();
   }
+}
+
+/**
+ * Wraps the engine's CheckTx (the mempool's entry: RPC broadcast, REST/gRPC BroadcastTx, eth_sendRawTransaction)
+ * to count accepted, failed (refused by the app) and rejected (mempool limits, cache) txs.
+ */
+function instrumentEngineCheckTx(engine: Engine, metrics: NodeMetrics): void {
+  const checkTx = engine.checkTx.bind(engine);
+  engine.checkTx = async (raw: Uint8Array) => {
+    try {
+      const r = await checkTx(raw);
+      metrics.observeCheckTx(r.code === 0 ? 'accepted' : 'failed', raw.length);
+      metrics.observeMempool(engine.mempool.size, engine.mempool.bytes);
+      return r;
+    } catch (e) {
+      if (e instanceof MempoolError) metrics.observeCheckTx('rejected', raw.length);
+      throw e;
+    }
+  };
 }

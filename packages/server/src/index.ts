@@ -56,8 +56,10 @@ export type {
 
 export { readBody, lingerOnClose, LINGER_MS } from './http-body.js';
 export type { BodyResult } from './http-body.js';
-export { createLogger } from './logger.js';
-export type { Logger, Level } from './logger.js';
+export { createLogger, configureLogger, parseLogLevel } from './logger.js';
+export type { Logger, Level, LogFormat, LevelSpec } from './logger.js';
+export { NodeMetrics, instrumentAbciApp, startMetricsServer } from './metrics.js';
+export type { NodeMetricsOptions, MetricsTransport, BlockObservation, MetricsServer } from './metrics.js';
 export { parseDurationMs, parseListenAddress } from './address.js';
 
 export interface NodeServicesOptions {

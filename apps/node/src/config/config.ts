@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
+import { parseLogLevel } from '@chain/server';
 
 export const AppTomlSchema = z.object({
   'minimum-gas-prices': z.string().default(''),
@@ -52,8 +53,17 @@ export const AppTomlSchema = z.object({
   }).prefault({}),
 });
 
+/** a `--log_level` spec: `info`, `info,rest:debug`, `*:error,consensus:info` */
+const logLevelSchema = z.string().superRefine((v, ctx) => {
+  try { parseLogLevel(v); } catch (e) { ctx.addIssue({ code: 'custom', message: (e as Error).message }); }
+});
+
 export const ConfigTomlSchema = z.object({
   moniker: z.string().default('node0'),
+  /** log levels, per module as the SDK's `--log_level` (`info,rest:debug`); module names are the loggers' */
+  'log_level': logLevelSchema.default('info'),
+  /** `plain` (one text line per entry) or `json` (one JSON object per line) */
+  'log_format': z.enum(['plain', 'json']).default('plain'),
   'db_backend': z.string().default('goleveldb'),
   rpc: z.object({
     laddr: z.string().default('tcp://127.0.0.1:26657'),
@@ -84,6 +94,18 @@ export const ConfigTomlSchema = z.object({
   /** cometbft mode: the spawned CometBFT node's p2p listen address */
   p2p: z.object({
     laddr: z.string().default('tcp://0.0.0.0:26656'),
+  }).prefault({}),
+  /** Prometheus metrics (CometBFT's `[instrumentation]`): `GET /metrics` on `prometheus_listen_addr` */
+  instrumentation: z.object({
+    prometheus: z.boolean().default(false),
+    'prometheus_listen_addr': z.string().default(':26660'),
+    /** prefix of the CometBFT-named metrics */
+    namespace: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a Prometheus name prefix').default('cometbft'),
+    /**
+     * cometbft mode: where the spawned CometBFT serves its own metrics (consensus, mempool, p2p); empty = its
+     * metrics stay off (this node's /metrics then has the app and transport metrics only)
+     */
+    'cometbft_prometheus_listen_addr': z.string().default(''),
   }).prefault({}),
   /** cometbft mode: `rpc` set (http://host:port) = a CometBFT started separately (not spawned), whose RPC this is */
   cometbft: z.object({
@@ -152,6 +174,10 @@ export const FLAG_TARGETS: Record<string, { file: 'app' | 'config'; path: string
   'abci.laddr': { file: 'config', path: ['abci', 'laddr'], type: 'string' },
   'p2p.laddr': { file: 'config', path: ['p2p', 'laddr'], type: 'string' },
   'cometbft.rpc': { file: 'config', path: ['cometbft', 'rpc'], type: 'string' },
+  'log_level': { file: 'config', path: ['log_level'], type: 'string' },
+  'log_format': { file: 'config', path: ['log_format'], type: 'string' },
+  'instrumentation.prometheus': { file: 'config', path: ['instrumentation', 'prometheus'], type: 'boolean' },
+  'instrumentation.prometheus_listen_addr': { file: 'config', path: ['instrumentation', 'prometheus_listen_addr'], type: 'string' },
 };
 
 export function applyFlags(cfg: NodeConfig, flags: Record<string, string | boolean>): NodeConfig {

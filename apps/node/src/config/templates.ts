@@ -71,10 +71,16 @@ max-subscriptions-per-connection = 100
 `;
 }
 
-export function configTomlTemplate(o: { moniker: string; timeoutCommit: string }): string {
+export function configTomlTemplate(o: { moniker: string; timeoutCommit: string; prometheus?: boolean }): string {
   return `# chaind consensus-engine configuration (config.toml)
 
 moniker = "${o.moniker}"
+
+# Log levels, per module as the Cosmos SDK's --log_level: "info", or "info,rest:debug,consensus:error"
+# (modules: node, consensus, rpc, rest, grpc, json-rpc, upgrade, abci, metrics; levels debug, info, warn, error, none).
+log_level = "info"
+# "plain" (one text line per entry) or "json" (one JSON object per line: level, time, module, msg, fields).
+log_format = "plain"
 
 [rpc]
 # CometBFT-compatible JSON-RPC and /websocket listen address.
@@ -97,5 +103,14 @@ cache_size = 10000
 [consensus]
 # Time between the commit of a block and the proposal of the next one.
 timeout_commit = "${o.timeoutCommit}"
+
+[instrumentation]
+# Serve Prometheus metrics (text format) at GET /metrics on prometheus_listen_addr.
+prometheus = ${o.prometheus ?? false}
+prometheus_listen_addr = ":26660"
+# Prefix of the CometBFT-named metrics (cometbft_consensus_height, ...).
+namespace = "cometbft"
+# --consensus cometbft: where the spawned CometBFT serves its own metrics ("" = off).
+cometbft_prometheus_listen_addr = ""
 `;
 }

@@ -20,6 +20,7 @@ import { SubscriptionHub, WsConnection, subscriptionMethods } from './subscripti
 import type { Handler, JsonRpcSettings, RpcContext } from './types.js';
 import { InvalidRequest, MethodNotFound, ParseError, RpcError, paramList } from './util.js';
 import { readBody } from '../http-body.js';
+import type { NodeMetrics } from '../metrics.js';
 
 export interface JsonRpcServer {
   readonly port: number;
@@ -37,6 +38,8 @@ export interface JsonRpcServerOptions {
   readonly log: { info(m: string): void; error(m: string, ctx?: Record<string, unknown>): void };
   /** unsent bytes after which a websocket subscriber is dropped (default 16 MiB) */
   readonly wsMaxBufferedBytes?: number;
+  /** requests and errors per method (`transport="eth_jsonrpc"`; unknown methods as `unknown`), websocket gauges */
+  readonly metrics?: NodeMetrics;
 }
 
 type Id = string | number | null;
@@ -64,6 +67,7 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
   const hub = new SubscriptionHub(backend, settings.maxSubscriptionsPerConnection, (m) => log.error(m));
   // the Ethereum hash of every new block, as it commits (the hash chain stays current for lookups by hash)
   const unfollow = backend.follow();
+  const offSubs = opts.metrics?.addWsSubscriptionSource('eth_jsonrpc', () => hub.subscriptionCount());
 
   /** One request object → its response (undefined for a notification). */
   async function one(req: unknown, base: Omit<RpcContext, 'backend' | 'settings' | 'filters' | 'hub'>): Promise<Record<string, unknown> | undefined> {
@@ -73,13 +77,16 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     const id = r.id as Id;
     if (hasId && id !== null && typeof id !== 'string' && typeof id !== 'number') return errorObj(null, InvalidRequest('invalid request id'));
     if (r.jsonrpc !== '2.0' || typeof r.method !== 'string') return errorObj(hasId ? id : null, InvalidRequest());
+    const done = opts.metrics?.startRequest('eth_jsonrpc', methods.has(r.method) ? r.method : 'unknown');
     try {
       const h = methods.get(r.method);
       if (!h) throw MethodNotFound(r.method);
       const result = await h(paramList(r.params), { backend, settings, filters, hub, ...base });
+      done?.(false);
       if (!hasId) return undefined;
       return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
     } catch (e) {
+      done?.(true);
       if (!(e instanceof RpcError)) log.error(`${r.method} failed`, { err: (e as Error).stack ?? String(e) });
       return hasId ? errorObj(id, e) : undefined;
     }
@@ -153,6 +160,7 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
       const client = req.socket.remoteAddress ?? 'unknown';
       const conn = new WsConnection(ws, client, opts.wsMaxBufferedBytes ?? 16 * 1024 * 1024, (c) => hub.remove(c));
       hub.add(conn);
+      const wsGone = opts.metrics?.wsConnected('eth_jsonrpc');
       let chain: Promise<void> = Promise.resolve();
       ws.on('message', (data, isBinary) => {
         const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
@@ -163,8 +171,8 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
           for (const id of subscribeIds(out)) conn.activate(id);
         }).catch((e: unknown) => log.error('websocket request failed', { err: String(e) }));
       });
-      ws.on('close', () => hub.remove(conn));
-      ws.on('error', () => hub.remove(conn));
+      ws.on('close', () => { wsGone?.(); hub.remove(conn); });
+      ws.on('error', () => { wsGone?.(); hub.remove(conn); });
     });
     try {
       wsPort = await listen(wsServer, opts.ws.host, opts.ws.port);
@@ -178,6 +186,7 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     port, wsPort, filters, hub,
     async close() {
       unfollow();
+      offSubs?.();
       filters.close();
       hub.close();
       for (const c of wss?.clients ?? []) c.terminate();

@@ -88,6 +88,13 @@ export class SubscriptionHub {
     }
   }
 
+  /** active subscriptions over every connection (the metrics' websocket gauge) */
+  subscriptionCount(): number {
+    let n = 0;
+    for (const c of this.conns) n += c.subs.size;
+    return n;
+  }
+
   private has(kind: Sub['kind']): boolean {
     for (const c of this.conns) for (const s of c.subs.values()) if (s.kind === kind) return true;
     return false;

@@ -19,6 +19,7 @@ import type { Logger } from '../logger.js';
 import { parseListenAddress } from '../address.js';
 import { cosmosServiceName } from './names.js';
 import { buildReflectionFiles } from './reflection.js';
+import type { NodeMetrics } from '../metrics.js';
 
 export const BLOCK_HEIGHT_METADATA = 'x-cosmos-block-height';
 export const MAX_RECEIVE_MESSAGE_LENGTH = 10 * 1024 * 1024;
@@ -89,10 +90,11 @@ function statusOf(e: unknown): { code: number; message: string } {
   return grpcStatusOf(e);
 }
 
-function unaryHandler(node: { readonly app: App }, route: QueryRoute, dialect: 'chain' | 'cosmos', log: Logger): grpc.handleUnaryCall<Buffer, Buffer> {
+function unaryHandler(node: { readonly app: App }, route: QueryRoute, dialect: 'chain' | 'cosmos', log: Logger, metrics?: NodeMetrics, path = route.path): grpc.handleUnaryCall<Buffer, Buffer> {
   const registry = node.app.registry;
   const responseType = registry.type(route.responseType);
   return (call, callback) => {
+    const done = metrics?.startRequest('grpc', path);
     let height: number | undefined;
     const run = async (): Promise<Buffer> => {
       height = parseHeight(call.metadata, node.app.lastHeight);
@@ -112,10 +114,11 @@ function unaryHandler(node: { readonly app: App }, route: QueryRoute, dialect: '
       try { call.sendMetadata(md); } catch { /* call already ended */ }
     };
     run().then(
-      (bytes) => { header(); callback(null, bytes); },
+      (bytes) => { done?.(false); header(); callback(null, bytes); },
       (e: unknown) => {
         const st = statusOf(e);
         if (st.code === GrpcCode.UNKNOWN && !(e instanceof Error && 'grpcCode' in e)) log.debug('query failed', { path: route.path, err: st.message });
+        done?.(true);
         header();
         callback({ code: st.code, details: st.message });
       },
@@ -134,6 +137,8 @@ export interface GrpcServerOptions {
   /** `host:port` (app.toml `[grpc] address`; port 0 picks a free one) */
   readonly address: string;
   readonly log: Logger;
+  /** requests and errors per method (`transport="grpc"`, method `/package.Service/Method`) */
+  readonly metrics?: NodeMetrics;
 }
 
 export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServer> {
@@ -154,7 +159,7 @@ export async function startGrpcServer(o: GrpcServerOptions): Promise<GrpcServer>
         responseSerialize: identity,
         responseDeserialize: identity,
       };
-      impl[method] = unaryHandler(node, route, spec.dialect, log);
+      impl[method] = unaryHandler(node, route, spec.dialect, log, o.metrics, `/${spec.name}/${method}`);
     }
     server.addService(definition, impl);
   }

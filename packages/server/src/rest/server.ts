@@ -17,6 +17,7 @@ import type { Logger } from '../logger.js';
 import { buildRoutes, matchRoute } from './routes.js';
 import { swaggerDocument } from './swagger.js';
 import { readBody } from '../http-body.js';
+import type { NodeMetrics } from '../metrics.js';
 
 export interface RestServer {
   readonly port: number;
@@ -58,6 +59,8 @@ export interface RestServerOptions {
   readonly log: Logger;
   /** app.toml's `[api]` settings (same names); absent ones take app.toml's defaults */
   readonly api?: Partial<RestApiConfig>;
+  /** requests and errors per route template (`transport="rest"`) */
+  readonly metrics?: NodeMetrics;
 }
 
 /** The `[api]` settings of the SDK's app.toml the gateway applies. */
@@ -86,6 +89,20 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServer>
   let swaggerText: string | undefined;
   const app = new Koa();
   app.silent = true;
+
+  // metrics: one sample per request, labelled by the route template (never the raw path)
+  const metrics = o.metrics;
+  if (metrics) {
+    app.use(async (ctx, next) => {
+      const t0 = process.hrtime.bigint();
+      try {
+        await next();
+      } finally {
+        const label = (ctx.state as { metricsRoute?: string }).metricsRoute ?? (ctx.method === 'OPTIONS' ? 'OPTIONS' : 'unmatched');
+        metrics.observeRequest('rest', label, Number(process.hrtime.bigint() - t0) / 1e9, ctx.status >= 400);
+      }
+    });
+  }
 
   // CORS (gorilla handlers.CORS with AllowedHeaders(["Content-Type"]), every origin, GET/HEAD/POST)
   app.use(async (ctx, next) => {
@@ -125,6 +142,7 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServer>
     const path = ctx.path;
     const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
     if (api.swagger && method === 'GET' && SWAGGER_PATHS.has(path)) {
+      ctx.state.metricsRoute = `GET ${path}`;
       swaggerText ??= JSON.stringify(swaggerDocument(routes, registry));
       ctx.body = swaggerText;
       ctx.set('Content-Type', 'application/json');
@@ -136,6 +154,7 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServer>
       return;
     }
     const { route, params } = m;
+    ctx.state.metricsRoute = `${route.method} ${route.template}`;
     const reqType = registry.type(route.query.requestType);
     let reqObj;
     if (route.method === 'POST') {

@@ -29,6 +29,7 @@ import { decodeJsonParams, decodeUriParams, ParamError } from './params.js';
 import type { Params } from './params.js';
 import { eventDataJson } from './events.js';
 import { readBody } from '../http-body.js';
+import type { NodeMetrics } from '../metrics.js';
 
 export interface RpcServer {
   readonly port: number;
@@ -154,14 +155,22 @@ function endpointList(host: string): string {
   return html + '</body></html>';
 }
 
-export async function startRpcServer(o: { node: Node; host: string; port: number; log: Logger }): Promise<RpcServer> {
-  const { node, log } = o;
+export async function startRpcServer(o: { node: Node; host: string; port: number; log: Logger; metrics?: NodeMetrics }): Promise<RpcServer> {
+  const { node, log, metrics } = o;
+  /** metrics label of a method name: a known method, else `unknown` (bounded cardinality) */
+  const methodLabel = (m: string): string => (m === 'subscribe' || m === 'unsubscribe' || m === 'unsubscribe_all' || methodDef(m) ? m : 'unknown');
   const cfg = node.config;
   const writeTimeoutMs = Math.max(10_000, parseDurationMs(cfg.timeout_broadcast_tx_commit) + 1000);
   const corsOrigins = cfg.cors_allowed_origins;
 
   /** Runs one decoded request (not a notification). */
   const execute = async (req: RpcRequest & { id: Id }, ws: boolean): Promise<{ body: Record<string, unknown>; cacheable: boolean }> => {
+    const done = metrics?.startRequest('cometbft_rpc', methodLabel(req.method));
+    const out = await executeOne(req, ws);
+    done?.('error' in out.body);
+    return out;
+  };
+  const executeOne = async (req: RpcRequest & { id: Id }, ws: boolean): Promise<{ body: Record<string, unknown>; cacheable: boolean }> => {
     const def = methodDef(req.method);
     if (!def || def.wsOnly) return { body: errorResponse(req.id, RpcErrors.methodNotFound()), cacheable: false };
     let p: Params;
@@ -261,6 +270,14 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
 
   /** URI form `GET /<method>?…` (CometBFT `makeHTTPHandler`); `id` is always -1. */
   const handleUri = async (def: MethodDef, url: URL, res: ServerResponse): Promise<void> => {
+    const done = metrics?.startRequest('cometbft_rpc', methodLabel(url.pathname.slice(1)));
+    try {
+      await handleUriOne(def, url, res);
+    } finally {
+      done?.(res.statusCode >= 400);
+    }
+  };
+  const handleUriOne = async (def: MethodDef, url: URL, res: ServerResponse): Promise<void> => {
     if (def.wsOnly) { sendJson(res, 404, errorResponse(-1, RpcErrors.methodNotFound())); return; }
     let p: Params;
     try {
@@ -410,6 +427,7 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
     }
     if (req.id === undefined) return; // notification
     const id = req.id;
+    const subDone = metrics && ['subscribe', 'unsubscribe', 'unsubscribe_all'].includes(req.method) ? metrics.startRequest('cometbft_rpc', req.method) : undefined;
     try {
       switch (req.method) {
         case 'subscribe': {
@@ -422,6 +440,7 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
             throw e;
           }
           wsSend(c, successResponse(id, {}));
+          subDone?.(false);
           void pump(c, sub, id, text).catch((e: unknown) => log.error('websocket event pump failed', { err: String(e) }));
           return;
         }
@@ -429,17 +448,20 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
           const { query } = subscriptionQuery(req.params);
           try { node.bus.unsubscribe(c.clientId, query); } catch (e) { throw RpcErrors.internal((e as Error).message); }
           wsSend(c, successResponse(id, {}));
+          subDone?.(false);
           return;
         }
         case 'unsubscribe_all': {
           try { node.bus.unsubscribeAll(c.clientId); } catch (e) { throw RpcErrors.internal((e as Error).message); }
           wsSend(c, successResponse(id, {}));
+          subDone?.(false);
           return;
         }
         default:
           wsSend(c, (await execute({ ...req, id }, true)).body);
       }
     } catch (e) {
+      subDone?.(true);
       wsSend(c, errorResponse(id, asRpcError(e)));
     }
   };
@@ -453,6 +475,7 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
       pending: 0, pendingBytes: 0, lastProgress: now, lastSeen: now, lastPing: now, closed: false, waiters: [],
     };
     conns.add(c);
+    const wsGone = metrics?.wsConnected('cometbft_rpc');
     const queue: RawData[] = [];
     let processing = false;
     const drain = async (): Promise<void> => {
@@ -486,11 +509,18 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
       c.closed = true;
       queue.length = 0;
       conns.delete(c);
+      wsGone?.();
       for (const w of c.waiters.splice(0)) w();
       if (node.bus.numSubscriptions(c.clientId) > 0) node.bus.unsubscribeAll(c.clientId);
     };
     ws.on('close', cleanup);
     ws.on('error', (e) => { log.debug('websocket connection error', { err: String(e) }); cleanup(); });
+  });
+
+  const offSubs = metrics?.addWsSubscriptionSource('cometbft_rpc', () => {
+    let n = 0;
+    for (const c of conns) n += node.bus.numSubscriptions(c.clientId);
+    return n;
   });
 
   // one timer for every websocket: pings, read deadline, stalled writes
@@ -519,6 +549,7 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
     port,
     close: () => new Promise<void>((resolve) => {
       clearInterval(ticker);
+      offSubs?.();
       for (const c of wss.clients) c.terminate();
       wss.close();
       server.closeAllConnections();

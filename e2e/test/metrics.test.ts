@@ -1,0 +1,357 @@
+/**
+ * Prometheus metrics and JSON logs of a real `chaind dev`: `--instrumentation.prometheus` on a free port,
+ * `/metrics` scraped and parsed by the text format's rules (below, strict), counters checked to move under
+ * load (bank sends, REST, CometBFT RPC, gRPC and Ethereum JSON-RPC requests), and every log line of
+ * `--log_format json` a JSON object with level, module and msg.
+ */
+import { expect } from 'chai';
+import * as grpc from '@grpc/grpc-js';
+import { toBase64 } from '@cosmjs/encoding';
+import { freePort, startNode } from '../src/node-process.js';
+import type { NodeHandle } from '../src/node-process.js';
+import { devAddress, devHome, getJson, postJson, rpcCall, signedSend } from '../src/clients.js';
+
+// ---- a strict parser of the Prometheus text exposition format (0.0.4) --------------------------------
+
+type MetricType = 'counter' | 'gauge' | 'histogram' | 'summary' | 'untyped';
+interface Sample { readonly name: string; readonly labels: Record<string, string>; readonly value: number }
+interface Family { readonly name: string; type?: MetricType; help?: string; readonly samples: Sample[] }
+
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
+
+/** a sample value as Go's strconv.ParseFloat reads it (what Prometheus uses): NaN and Inf in any case */
+function parseValue(s: string, where: string): number {
+  const l = s.toLowerCase();
+  if (l === 'nan') return NaN;
+  if (l === '+inf' || l === 'inf' || l === '+infinity' || l === 'infinity') return Infinity;
+  if (l === '-inf' || l === '-infinity') return -Infinity;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) throw new Error(`${where}: bad sample value ${JSON.stringify(s)}`);
+  return Number(s);
+}
+
+/** `{a="x",b="y\"z"}` starting at `line[i] === '{'` → labels and the index after `}` */
+function parseLabels(line: string, i: number, where: string): { labels: Record<string, string>; end: number } {
+  const labels: Record<string, string> = {};
+  i++; // {
+  for (;;) {
+    if (line[i] === '}') return { labels, end: i + 1 };
+    const m = /^[a-zA-Z_][a-zA-Z0-9_]*/.exec(line.slice(i));
+    if (!m) throw new Error(`${where}: bad label name at ${i}`);
+    const name = m[0];
+    if (!LABEL_NAME.test(name) || name.startsWith('__')) throw new Error(`${where}: reserved or bad label name ${name}`);
+    if (name in labels) throw new Error(`${where}: label ${name} twice`);
+    i += name.length;
+    if (line[i] !== '=' || line[i + 1] !== '"') throw new Error(`${where}: expected =" after label ${name}`);
+    i += 2;
+    let v = '';
+    for (;;) {
+      const c = line[i];
+      if (c === undefined) throw new Error(`${where}: unterminated label value`);
+      if (c === '"') { i++; break; }
+      if (c === '\\') {
+        const e = line[i + 1];
+        if (e === '\\') v += '\\';
+        else if (e === '"') v += '"';
+        else if (e === 'n') v += '\n';
+        else throw new Error(`${where}: bad escape \\${e} in label value`);
+        i += 2;
+        continue;
+      }
+      v += c;
+      i++;
+    }
+    labels[name] = v;
+    if (line[i] === ',') { i++; continue; }
+    if (line[i] !== '}') throw new Error(`${where}: expected , or } after label ${name}`);
+  }
+}
+
+function unescapeHelp(s: string, where: string): string {
+  return s.replace(/\\(.)/g, (_m, c: string) => {
+    if (c === '\\') return '\\';
+    if (c === 'n') return '\n';
+    throw new Error(`${where}: bad escape \\${c} in HELP`);
+  });
+}
+
+/** Parses an exposition; throws on any violation of the format's rules. */
+function parsePrometheusText(text: string): Map<string, Family> {
+  if (text !== '' && !text.endsWith('\n')) throw new Error('the exposition must end with a newline');
+  const families = new Map<string, Family>();
+  const closed = new Set<string>();
+  let current: Family | undefined;
+  const enter = (name: string): Family => {
+    if (current?.name === name) return current;
+    if (current) closed.add(current.name);
+    if (closed.has(name)) throw new Error(`metric family ${name} is not contiguous`);
+    let f = families.get(name);
+    if (!f) families.set(name, f = { name, samples: [] });
+    current = f;
+    return f;
+  };
+  /** the family a sample name belongs to: itself, or a histogram/summary's `_bucket`/`_sum`/`_count` */
+  const familyOf = (name: string): string => {
+    for (const suffix of ['_bucket', '_sum', '_count']) {
+      if (!name.endsWith(suffix)) continue;
+      const base = name.slice(0, -suffix.length);
+      const t = families.get(base)?.type;
+      if (t === 'histogram' || (t === 'summary' && suffix !== '_bucket')) return base;
+    }
+    return name;
+  };
+  text.split('\n').forEach((line, n) => {
+    const where = `line ${n + 1}`;
+    if (line.trim() === '') return;
+    if (line.startsWith('#')) {
+      const m = /^#\s+(HELP|TYPE)\s+(\S+)(?:\s(.*))?$/.exec(line);
+      if (!m) return; // a plain comment
+      const [, kind, name, rest = ''] = m;
+      if (!METRIC_NAME.test(name!)) throw new Error(`${where}: bad metric name ${name}`);
+      const f = enter(name!);
+      if (kind === 'HELP') {
+        if (f.help !== undefined) throw new Error(`${where}: second HELP for ${name}`);
+        f.help = unescapeHelp(rest, where);
+      } else {
+        if (f.type !== undefined) throw new Error(`${where}: second TYPE for ${name}`);
+        if (f.samples.length > 0) throw new Error(`${where}: TYPE of ${name} after its samples`);
+        if (!TYPES.has(rest.trim())) throw new Error(`${where}: bad type ${rest}`);
+        f.type = rest.trim() as MetricType;
+      }
+      return;
+    }
+    const nm = /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(line);
+    if (!nm) throw new Error(`${where}: bad metric name in ${JSON.stringify(line.slice(0, 60))}`);
+    const name = nm[0];
+    let i = name.length;
+    let labels: Record<string, string> = {};
+    if (line[i] === '{') ({ labels, end: i } = parseLabels(line, i, where));
+    if (line[i] !== ' ') throw new Error(`${where}: expected a space before the value`);
+    const parts = line.slice(i + 1).trim().split(/\s+/);
+    if (parts.length < 1 || parts.length > 2) throw new Error(`${where}: expected value [timestamp]`);
+    const value = parseValue(parts[0]!, where);
+    if (parts[1] !== undefined && !/^-?\d+$/.test(parts[1])) throw new Error(`${where}: bad timestamp ${parts[1]}`);
+    const f = enter(familyOf(name));
+    if (f.type === undefined) throw new Error(`${where}: sample of ${name} without a TYPE line`);
+    if (f.type === 'counter' && !(value >= 0)) throw new Error(`${where}: counter ${name} is ${value}`);
+    if (f.type === 'histogram' && name === f.name) throw new Error(`${where}: histogram ${name} sample without a suffix`);
+    if (name.endsWith('_bucket') && f.type === 'histogram' && labels.le === undefined) throw new Error(`${where}: bucket without le`);
+    f.samples.push({ name, labels, value });
+  });
+  for (const f of families.values()) if (f.type === 'histogram') checkHistogram(f);
+  return families;
+}
+
+/** Per label set: buckets cumulative in `le` order, a `+Inf` bucket equal to `_count`, and a `_sum`. */
+function checkHistogram(f: Family): void {
+  const key = (l: Record<string, string>): string => JSON.stringify(Object.entries(l).filter(([k]) => k !== 'le').sort());
+  const sets = new Map<string, { buckets: [number, number][]; sum?: number; count?: number }>();
+  for (const s of f.samples) {
+    const k = key(s.labels);
+    let e = sets.get(k);
+    if (!e) sets.set(k, e = { buckets: [] });
+    if (s.name === `${f.name}_bucket`) e.buckets.push([parseValue(s.labels.le!, `${f.name} le`), s.value]);
+    else if (s.name === `${f.name}_sum`) e.sum = s.value;
+    else if (s.name === `${f.name}_count`) e.count = s.value;
+    else throw new Error(`${s.name} in histogram ${f.name}`);
+  }
+  for (const [k, e] of sets) {
+    if (e.sum === undefined || e.count === undefined) throw new Error(`histogram ${f.name} ${k}: no _sum or _count`);
+    const sorted = [...e.buckets].sort((a, b) => a[0] - b[0]);
+    if (sorted.length === 0 || sorted[sorted.length - 1]![0] !== Infinity) throw new Error(`histogram ${f.name} ${k}: no +Inf bucket`);
+    for (let i = 1; i < sorted.length; i++) {
+      if (sorted[i]![0] === sorted[i - 1]![0]) throw new Error(`histogram ${f.name} ${k}: le ${sorted[i]![0]} twice`);
+      if (sorted[i]![1] < sorted[i - 1]![1]) throw new Error(`histogram ${f.name} ${k}: buckets not cumulative`);
+    }
+    if (sorted[sorted.length - 1]![1] !== e.count) throw new Error(`histogram ${f.name} ${k}: +Inf bucket ${sorted[sorted.length - 1]![1]} != count ${e.count}`);
+  }
+}
+
+/** The value of one sample (undefined when absent); `labels` must match exactly those given. */
+function sample(fams: Map<string, Family>, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const f of fams.values()) {
+    for (const s of f.samples) {
+      if (s.name !== name) continue;
+      const ks = Object.keys(s.labels);
+      if (ks.length === Object.keys(labels).length && ks.every((k) => s.labels[k] === labels[k])) return s.value;
+    }
+  }
+  return undefined;
+}
+
+// ---- the test --------------------------------------------------------------------------------------
+
+describe('e2e: Prometheus metrics and JSON logs', function () {
+  this.timeout(120_000);
+  let node: NodeHandle;
+  let metricsUrl: string;
+
+  const scrape = async (): Promise<Map<string, Family>> => {
+    const r = await fetch(metricsUrl);
+    expect(r.status).to.equal(200);
+    expect(r.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4; charset=utf-8$/);
+    return parsePrometheusText(await r.text());
+  };
+
+  before(async () => {
+    const port = await freePort();
+    metricsUrl = `http://127.0.0.1:${port}/metrics`;
+    node = await startNode({
+      home: devHome(), // initialized here, so every line the node logs is in the json format
+      extraArgs: [
+        '--instrumentation.prometheus', 'true', '--instrumentation.prometheus_listen_addr', `127.0.0.1:${port}`,
+        '--log_format', 'json', '--log_level', 'info,json-rpc:error',
+      ],
+    });
+  });
+
+  after(async () => {
+    await node?.stop();
+    node?.cleanup();
+  });
+
+  it('the parser refuses what the format forbids', () => {
+    const bad = [
+      '# TYPE a counter\na -1\n',
+      'a 1\n',
+      '# TYPE a gauge\na{b="x} 1\n',
+      '# TYPE a gauge\na{b="\\x"} 1\n',
+      '# TYPE a gauge\na{1b="x"} 1\n',
+      '# TYPE a gauge\na one\n',
+      '# TYPE a gauge\n# TYPE b gauge\nb 1\na 1\n',
+      '# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_sum 1\nh_count 1\n',
+      '# TYPE h histogram\nh_bucket{le="1"} 1\nh_sum 1\nh_count 1\n',
+      '# TYPE h histogram\nh_bucket{le="+Inf"} 2\nh_sum 1\nh_count 1\n',
+      '# TYPE a gauge\na 1',
+    ];
+    for (const t of bad) expect(() => parsePrometheusText(t), JSON.stringify(t)).to.throw();
+    // Go's ParseFloat (Prometheus' parser) takes NaN in any case: prom-client writes `Nan` (nodejs_eventloop_lag_* between samples)
+    expect(Number.isNaN(parsePrometheusText('# TYPE g gauge\ng Nan\n').get('g')!.samples[0]!.value)).to.equal(true);
+    expect(parsePrometheusText('# TYPE g gauge\ng -Inf\n').get('g')!.samples[0]!.value).to.equal(-Infinity);
+    const ok = parsePrometheusText('# HELP a x\\ny\n# TYPE a gauge\na{b="q\\"\\\\\\n",} 1.5e3 1700000000000\n# TYPE h histogram\nh_bucket{le="0.5"} 1\nh_bucket{le="+Inf"} 2\nh_sum 3\nh_count 2\n');
+    expect(ok.get('a')!.help).to.equal('x\ny');
+    expect(ok.get('a')!.samples[0]).to.deep.equal({ name: 'a', labels: { b: 'q"\\\n' }, value: 1500 });
+  });
+
+  it('serves /metrics by the text format rules, with CometBFT\'s names', async () => {
+    const fams = await scrape();
+    for (const [name, type] of Object.entries({
+      cometbft_consensus_height: 'gauge', cometbft_consensus_block_interval_seconds: 'histogram', cometbft_consensus_num_txs: 'gauge',
+      cometbft_consensus_total_txs: 'gauge', cometbft_consensus_block_size_bytes: 'gauge', cometbft_consensus_validators: 'gauge',
+      cometbft_consensus_validators_power: 'gauge', cometbft_mempool_size: 'gauge', cometbft_mempool_size_bytes: 'gauge',
+      cometbft_mempool_failed_txs: 'counter', cometbft_mempool_tx_size_bytes: 'histogram', cometbft_state_block_processing_time: 'histogram',
+      cometbft_abci_connection_method_timing_seconds: 'histogram', tx_count: 'counter', chain_block_gas_used: 'histogram',
+      chain_evm_block_gas_used: 'histogram', chain_requests_total: 'counter', chain_request_errors_total: 'counter',
+      chain_websocket_subscriptions: 'gauge',
+    })) {
+      expect(fams.get(name)?.type, name).to.equal(type);
+      expect(fams.get(name)?.help, name).to.be.a('string');
+    }
+    expect(sample(fams, 'cometbft_consensus_validators')).to.equal(1);
+  });
+
+  it('moves the counters under load: height, txs, gas, requests per route and method', async () => {
+    const before = await scrape();
+    const h0 = sample(before, 'cometbft_consensus_latest_block_height')!;
+    const txs0 = sample(before, 'tx_count') ?? 0;
+    const count0 = (name: string, labels: Record<string, string>): number => sample(before, name, labels) ?? 0;
+
+    // three bank sends over REST (BROADCAST_MODE_SYNC), then wait for their blocks
+    const to = await devAddress(9);
+    const hashes: string[] = [];
+    for (const from of [3, 4, 5]) {
+      const raw = await signedSend(node.restUrl, from, to, '1000');
+      const r = await postJson(`${node.restUrl}/chain/tx/v1beta1/txs`, { tx_bytes: toBase64(raw), mode: 'BROADCAST_MODE_SYNC' });
+      expect(r.body.tx_response.code, JSON.stringify(r.body)).to.equal(0);
+      hashes.push(r.body.tx_response.txhash);
+    }
+    for (const h of hashes) {
+      for (let i = 0; ; i++) {
+        if ((await getJson(`${node.restUrl}/chain/tx/v1beta1/txs/${h}`)).status === 200) break;
+        if (i > 200) throw new Error(`tx ${h} not committed`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    // a tx the app refuses at CheckTx (a sequence in the future) counts as failed
+    const badRaw = await signedSend(node.restUrl, 6, to, '1', { sequenceOffset: 5 });
+    const bad = await postJson(`${node.restUrl}/chain/tx/v1beta1/txs`, { tx_bytes: toBase64(badRaw), mode: 'BROADCAST_MODE_SYNC' });
+    expect(bad.body.tx_response.code).to.not.equal(0);
+
+    // requests on every transport
+    await getJson(`${node.restUrl}/cosmos/bank/v1beta1/balances/${to}`);
+    await getJson(`${node.restUrl}/cosmos/bank/v1beta1/balances/${await devAddress(8)}`);
+    await getJson(`${node.restUrl}/not/a/route`);
+    await rpcCall(node.rpcUrl, 'status');
+    await rpcCall(node.rpcUrl, 'block', { height: '1' });
+    await fetch(`${node.rpcUrl}/abci_info`);
+    await postJson(node.ethUrl, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
+    await postJson(node.ethUrl, { jsonrpc: '2.0', id: 2, method: 'eth_getBalance', params: ['0x0000000000000000000000000000000000000001', 'latest'] });
+    await postJson(node.ethUrl, { jsonrpc: '2.0', id: 3, method: 'eth_getBalance', params: ['not an address', 'latest'] });
+    const client = new grpc.Client(node.grpcAddress, grpc.credentials.createInsecure());
+    try {
+      const id = (b: Buffer): Buffer => b;
+      await new Promise<void>((resolve, reject) => {
+        client.makeUnaryRequest<Buffer, Buffer>('/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo', id, id, Buffer.alloc(0), new grpc.Metadata(), { deadline: Date.now() + 15_000 },
+          (err) => (err ? reject(err) : resolve()));
+      });
+    } finally {
+      client.close();
+    }
+    await new Promise((r) => setTimeout(r, 600)); // a block or two after the last tx
+
+    const after = await scrape();
+    const delta = (name: string, labels: Record<string, string>): number => (sample(after, name, labels) ?? 0) - count0(name, labels);
+    expect(sample(after, 'cometbft_consensus_latest_block_height')).to.be.greaterThan(h0);
+    expect(sample(after, 'cometbft_consensus_height')).to.equal(sample(after, 'cometbft_consensus_latest_block_height')! + 1);
+    expect(sample(after, 'tx_count')! - txs0).to.be.greaterThanOrEqual(3);
+    expect(delta('tx_successful', {})).to.be.greaterThanOrEqual(3);
+    expect(delta('cometbft_consensus_total_txs', {})).to.be.greaterThanOrEqual(3);
+    expect(delta('cometbft_mempool_tx_size_bytes_count', {})).to.be.greaterThanOrEqual(3);
+    expect(delta('cometbft_mempool_failed_txs', {})).to.equal(1);
+    expect(delta('cometbft_abci_connection_method_timing_seconds_count', { method: 'check_tx', type: 'sync' })).to.be.greaterThanOrEqual(4);
+    expect(delta('chain_block_gas_used_sum', {})).to.be.greaterThan(0);
+    expect(delta('cometbft_consensus_block_interval_seconds_count', {})).to.be.greaterThan(0);
+    expect(delta('cometbft_state_block_processing_time_count', {})).to.be.greaterThan(0);
+
+    const req = (transport: string, method: string): number => delta('chain_requests_total', { transport, method });
+    const err = (transport: string, method: string): number => delta('chain_request_errors_total', { transport, method });
+    expect(req('rest', 'POST /chain/tx/v1beta1/txs')).to.equal(4);
+    expect(req('rest', 'GET /chain/auth/v1beta1/accounts/{address}')).to.equal(4);
+    expect(req('rest', 'GET /chain/tx/v1beta1/txs/{hash}')).to.be.greaterThanOrEqual(3);
+    expect(req('rest', 'GET /cosmos/bank/v1beta1/balances/{address}')).to.equal(2);
+    expect(req('rest', 'unmatched')).to.equal(1);
+    expect(err('rest', 'unmatched')).to.equal(1);
+    expect(req('cometbft_rpc', 'status')).to.be.greaterThanOrEqual(1);
+    expect(req('cometbft_rpc', 'block')).to.equal(1);
+    expect(req('cometbft_rpc', 'abci_info')).to.equal(1);
+    expect(req('eth_jsonrpc', 'eth_blockNumber')).to.equal(1);
+    expect(req('eth_jsonrpc', 'eth_getBalance')).to.equal(2);
+    expect(err('eth_jsonrpc', 'eth_getBalance')).to.equal(1);
+    expect(req('grpc', '/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo')).to.equal(1);
+    // the node's own metrics are numbers (prom-client's process metrics may report NaN before their first sample)
+    for (const f of after.values()) {
+      if (f.name.startsWith('process_') || f.name.startsWith('nodejs_')) continue;
+      for (const s of f.samples) expect(Number.isNaN(s.value), `${s.name} ${JSON.stringify(s.labels)}`).to.equal(false);
+    }
+    // bounded labels: route templates, never an address
+    for (const s of after.get('chain_requests_total')!.samples) expect(s.labels.method).to.not.match(/chain1[0-9a-z]{20,}/);
+  });
+
+  it('writes every log line as JSON with level, module and msg, at each module\'s level', () => {
+    const lines = node.output.split('\n').filter((l) => l.startsWith('{'));
+    expect(lines.length).to.be.greaterThan(3);
+    const recs = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const r of recs) {
+      expect(r.level).to.be.oneOf(['debug', 'info', 'warn', 'error']);
+      expect(r.module).to.be.a('string');
+      expect(r.msg).to.be.a('string');
+      expect(Number.isNaN(Date.parse(String(r.time)))).to.equal(false);
+    }
+    expect(recs.some((r) => r.module === 'metrics' && String(r.msg).includes('/metrics'))).to.equal(true);
+    expect(recs.some((r) => r.module === 'node' && r.level === 'info')).to.equal(true);
+    expect(recs.some((r) => r.module === 'json-rpc' && r.level === 'info')).to.equal(false);
+    // no line in the plain format
+    expect(node.output.split('\n').filter((l) => / (INFO|DEBUG|WARN|ERROR) +\[/.test(l))).to.deep.equal([]);
+  });
+});
