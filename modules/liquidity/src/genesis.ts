@@ -19,10 +19,12 @@ export function defaultGenesis(): GenesisState {
   return { params: defaultParams(), pool_records: [], deposit_success_msgs: [], swap_success_msgs: [], withdraw_success_msgs: [] };
 }
 
-/** `PoolRecord.Validate`: the batch's msg indexes follow the last msg state of each kind. */
-function validateRecordIndexes(r: PoolRecord): void {
-  const b = r.pool_batch;
-  if (!b) throw LiquidityErrors.PoolBatchNotExists.error();
+/**
+ * `PoolRecord.Validate`: the batch's msg indexes follow the last msg state of each kind. A record without a batch
+ * is the original's zero `PoolBatch` (non-nullable there): msg index 0 → 32.
+ */
+export function validatePoolRecord(r: PoolRecord): void {
+  const b = r.pool_batch ?? { deposit_msg_index: 0n, withdraw_msg_index: 0n, swap_msg_index: 0n };
   const last = (xs: { msg_index: bigint }[]) => xs[xs.length - 1]!.msg_index + 1n;
   if (b.deposit_msg_index === 0n || (r.deposit_msg_states.length > 0 && b.deposit_msg_index !== last(r.deposit_msg_states))) throw LiquidityErrors.BadBatchMsgIndex.error();
   if (b.withdraw_msg_index === 0n || (r.withdraw_msg_states.length > 0 && b.withdraw_msg_index !== last(r.withdraw_msg_states))) throw LiquidityErrors.BadBatchMsgIndex.error();
@@ -32,11 +34,14 @@ function validateRecordIndexes(r: PoolRecord): void {
 /** `ValidateGenesis` (stateless): the params, then each record's msg indexes. */
 export function validateGenesis(gen: GenesisState): void {
   validateParams(gen.params ?? defaultParams());
-  for (const r of gen.pool_records) validateRecordIndexes(r);
+  for (const r of gen.pool_records) validatePoolRecord(r);
 }
 
-/** `ValidatePool` + `ValidatePoolMetadata` on the state just written (the bank's genesis comes first). */
-function validatePoolRecord(ctx: Context, k: LiquidityKeeper, r: PoolRecord): void {
+/**
+ * The keeper's `ValidatePoolRecord`: `ValidatePool` + `ValidatePoolMetadata` against the state (the bank's reserves and
+ * pool coin supply; the bank's genesis comes first), then `PoolRecord.Validate`.
+ */
+export function validatePoolRecordState(ctx: Context, k: LiquidityKeeper, r: PoolRecord): void {
   const pool = r.pool!;
   const params = k.getParams(ctx);
   const poolType = params.pool_types[pool.type_id - 1];
@@ -57,7 +62,7 @@ function validatePoolRecord(ctx: Context, k: LiquidityKeeper, r: PoolRecord): vo
   }
   const supply = k.getPoolCoinTotalSupply(ctx, pool);
   if (meta.pool_coin_total_supply?.denom !== pool.pool_coin_denom || amt(meta.pool_coin_total_supply) !== supply) throw LiquidityErrors.BadPoolCoinAmount.error();
-  validateRecordIndexes(r);
+  validatePoolRecord(r);
 }
 
 export function initGenesis(ctx: Context, k: LiquidityKeeper, gen: GenesisState): void {
@@ -74,7 +79,7 @@ export function initGenesis(ctx: Context, k: LiquidityKeeper, gen: GenesisState)
     for (const m of r.deposit_msg_states) k.setDepositMsgState(ctx, pool.id, m);
     for (const m of r.withdraw_msg_states) k.setWithdrawMsgState(ctx, pool.id, m);
     for (const m of r.swap_msg_states) k.setSwapMsgState(ctx, pool.id, m);
-    validatePoolRecord(ctx, k, r);
+    validatePoolRecordState(ctx, k, r);
   }
   if (gen.pool_records.length > 0) k.state.NextPoolId.set(ctx, { value: next });
   const dec = (a: string) => k.ak.addressCodec.decode(a);

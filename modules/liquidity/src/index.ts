@@ -1,4 +1,4 @@
-export { LiquidityKeeper, newPoolBatch } from './keeper.js';
+export { LiquidityKeeper, newPoolBatch, checkOverflow, checkOverflowWithDec, getCoinsTotalAmount, validateReserveCoinLimit } from './keeper.js';
 export type { LiquidityKeeperOptions } from './keeper.js';
 export { LiquidityErrors } from './errors.js';
 export {
@@ -17,7 +17,14 @@ export { createMsgServer as createLiquidityMsgServer } from './msg-server.js';
 export { createQueryServer as createLiquidityQueryServer } from './query-server.js';
 export { MODULE_NAME as LIQUIDITY_MODULE_NAME, STORE_KEY as LIQUIDITY_STORE_KEY, PROTO_DIR as LIQUIDITY_PROTO_DIR } from './keys.js';
 export type { LiquidityState } from './keys.js';
-export { poolName, poolReserveAcc, poolCoinDenom, alphabeticalDenomPair } from './pool.js';
+export { poolName, poolReserveAcc, poolCoinDenom, alphabeticalDenomPair, sortDenoms, getReserveAcc, validatePool } from './pool.js';
+export { validateBasicCreatePool, validateBasicDeposit, validateBasicWithdraw, validateBasicSwap } from './msgs.js';
+export { validateSdkCoins, validateSdkCoin, validateSdkDenom } from './coins.js';
+export {
+  validateGenesis as validateLiquidityGenesis, validatePoolRecord, validatePoolRecordState, defaultGenesis as defaultLiquidityGenesis,
+  exportGenesis as exportLiquidityGenesis, initGenesis as initLiquidityGenesis,
+} from './genesis.js';
 export * as liquiditySwap from './swap.js';
 // generated types of chain.liquidity.v1beta1
 export { chain_liquidity_v1beta1 } from './gen/index.js';
+export { escrowAmountInvariant, mintingPoolCoinsInvariant, withdrawAmountInvariant, formatInvariant } from './invariants.js';

@@ -54,7 +54,7 @@ const emptyCoin = (): Coin => ({ denom: '', amount: '0' });
 const coinString = (c: Coin): string => `${c.amount}${c.denom}`;
 
 /** `CheckOverflowWithDec`: a×b, a/b and b/a must not overflow (nor divide by zero). */
-function checkOverflowWithDec(a: Dec, b: Dec): void {
+export function checkOverflowWithDec(a: Dec, b: Dec): void {
   try {
     a.mul(b);
     a.quo(b);
@@ -65,7 +65,7 @@ function checkOverflowWithDec(a: Dec, b: Dec): void {
 }
 
 /** `CheckOverflow` on Ints (256 bits). */
-function checkOverflow(a: bigint, b: bigint): void {
+export function checkOverflow(a: bigint, b: bigint): void {
   const bits = (v: bigint): number => (v < 0n ? -v : v).toString(2).length;
   if (bits(a * b) > 256 || a === 0n || b === 0n) throw LiquidityErrors.OverflowAmount.error();
 }
@@ -803,9 +803,14 @@ export function newPoolBatch(poolId: bigint, index: bigint, beginHeight = 0n): P
   return { pool_id: poolId, index, begin_height: beginHeight, deposit_msg_index: 1n, withdraw_msg_index: 1n, swap_msg_index: 1n, executed: false };
 }
 
+/** `GetCoinsTotalAmount`: the sum of the coins' amounts. */
+export function getCoinsTotalAmount(coins: readonly Coin[]): bigint {
+  return coins.reduce((s, c) => s + amt(c), 0n);
+}
+
 /** `ValidateReserveCoinLimit`: the sum of the amounts must not exceed a non-zero limit. */
 export function validateReserveCoinLimit(max: bigint, coins: readonly Coin[]): void {
-  const total = coins.reduce((s, c) => s + amt(c), 0n);
+  const total = getCoinsTotalAmount(coins);
   if (max !== 0n && total > max) throw LiquidityErrors.ExceededReserveCoinLimit.error();
 }
 

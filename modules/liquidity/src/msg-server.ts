@@ -5,24 +5,15 @@
  * (x/liquidity/keeper/msg_server.go: the circuit breaker, except for withdrawals as in the original chain's
  * fork; the pool batch), the keeper's work, then `message{module=liquidity}` and the message's event.
  */
-import type { Coin, MsgServer } from '@chain/app';
-import { coinsToString, validateCoins, validateDenom } from '@chain/app';
-import { Errors } from '@chain/errors';
+import type { MsgServer } from '@chain/app';
+import { coinsToString } from '@chain/app';
 import { LiquidityErrors } from './errors.js';
 import { AttributeKey as A, EventType, emit, event, messageEvent } from './events.js';
 import type { MsgMethods } from './gen/chain/liquidity/v1beta1.js';
 import type { LiquidityKeeper } from './keeper.js';
-import { MAX_RESERVE_COIN_NUM, MIN_OFFER_COIN_AMOUNT, MIN_RESERVE_COIN_NUM, decOf } from './params.js';
+import { validateBasicCreatePool, validateBasicDeposit, validateBasicSwap, validateBasicWithdraw } from './msgs.js';
+import { decOf } from './params.js';
 import { poolName } from './pool.js';
-import { amt } from './swap.js';
-
-/** `sdk.Coin.Validate`: a valid denom and a non-negative amount (sdk 10). */
-function validateCoin(c: Coin | null): Coin {
-  if (!c) throw Errors.InvalidCoins.wrap('invalid coin: nil');
-  validateDenom(c.denom);
-  if (!/^-?\d+$/.test(c.amount) || BigInt(c.amount) < 0n) throw Errors.InvalidCoins.wrap(`negative coin amount: ${c.amount}`);
-  return c;
-}
 
 export function createMsgServer(k: LiquidityKeeper): MsgServer<MsgMethods> {
   const codec = k.ak.addressCodec;
@@ -37,16 +28,10 @@ export function createMsgServer(k: LiquidityKeeper): MsgServer<MsgMethods> {
   const circuitBreaker = (ctx: Parameters<MsgServer<MsgMethods>['CreatePool']>[0]): void => {
     if (k.getParams(ctx).circuit_breaker_enabled) throw LiquidityErrors.CircuitBreakerEnabled.error();
   };
-  const reserveCoinNum = (n: number): void => {
-    if (n > MAX_RESERVE_COIN_NUM || n < MIN_RESERVE_COIN_NUM) throw LiquidityErrors.NumOfReserveCoin.error();
-  };
 
   return {
     CreatePool: (ctx, m) => {
-      if (1 > m.pool_type_id) throw LiquidityErrors.BadPoolTypeID.error();
-      if (!isAddress(m.pool_creator_address)) throw LiquidityErrors.InvalidPoolCreatorAddr.error();
-      validateCoins(m.deposit_coins);
-      reserveCoinNum(m.deposit_coins.length);
+      validateBasicCreatePool(m, isAddress);
       circuitBreaker(ctx);
       const pool = k.createPool(ctx, m);
       emit(ctx, messageEvent(), event(EventType.CreatePool, [
@@ -57,10 +42,7 @@ export function createMsgServer(k: LiquidityKeeper): MsgServer<MsgMethods> {
     },
 
     DepositWithinBatch: (ctx, m) => {
-      if (!isAddress(m.depositor_address)) throw LiquidityErrors.InvalidDepositorAddr.error();
-      validateCoins(m.deposit_coins);
-      if (m.deposit_coins.some((c) => amt(c) <= 0n)) throw LiquidityErrors.BadDepositCoinsAmount.error();
-      reserveCoinNum(m.deposit_coins.length);
+      validateBasicDeposit(m, isAddress);
       circuitBreaker(ctx);
       const batch = k.getBatch(ctx, m.pool_id);
       if (!batch) throw LiquidityErrors.PoolBatchNotExists.error();
@@ -72,9 +54,7 @@ export function createMsgServer(k: LiquidityKeeper): MsgServer<MsgMethods> {
     },
 
     WithdrawWithinBatch: (ctx, m) => {
-      if (!isAddress(m.withdrawer_address)) throw LiquidityErrors.InvalidWithdrawerAddr.error();
-      const poolCoin = validateCoin(m.pool_coin);
-      if (amt(poolCoin) <= 0n) throw LiquidityErrors.BadPoolCoinAmount.error();
+      const poolCoin = validateBasicWithdraw(m, isAddress);
       // no circuit breaker: the original chain's fork has that check commented out, withdrawals always work
       const batch = k.getBatch(ctx, m.pool_id);
       if (!batch) throw LiquidityErrors.PoolBatchNotExists.error();
@@ -87,11 +67,7 @@ export function createMsgServer(k: LiquidityKeeper): MsgServer<MsgMethods> {
     },
 
     Swap: (ctx, m) => {
-      if (!isAddress(m.swap_requester_address)) throw LiquidityErrors.InvalidSwapRequesterAddr.error();
-      const offer = validateCoin(m.offer_coin);
-      if (amt(offer) <= 0n) throw LiquidityErrors.BadOfferCoinAmount.error();
-      if (!decOf(m.order_price).isPositive()) throw LiquidityErrors.BadOrderPrice.error();
-      if (amt(offer) < MIN_OFFER_COIN_AMOUNT) throw LiquidityErrors.LessThanMinOfferAmount.error();
+      const offer = validateBasicSwap(m, isAddress);
       if (!m.offer_coin_fee) m.offer_coin_fee = { denom: '', amount: '0' };
       circuitBreaker(ctx);
       const batch = k.getBatch(ctx, m.pool_id);

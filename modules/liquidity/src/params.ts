@@ -7,7 +7,8 @@
  */
 import { Dec } from '@chain/math';
 import type { AminoCodec, Coin, Context, ParamSubspace } from '@chain/app';
-import { aminoJson, defineParamSubspace, paramKey, parseAminoJson, validateCoins } from '@chain/app';
+import { aminoJson, defineParamSubspace, paramKey, parseAminoJson } from '@chain/app';
+import { sdkMessage, validateSdkCoins } from './coins.js';
 import type { Params, PoolType } from './gen/chain/liquidity/v1beta1.js';
 
 /** `chain.liquidity.v1beta1.Params` as stored: Ints as decimal text, Decs as their atomics (18 decimals). */
@@ -95,8 +96,13 @@ export const validateSwapFeeRate = rate('swap fee rate');
 export const validateWithdrawFeeRate = rate('withdraw fee rate');
 export const validateMaxOrderAmountRatio = rate('max order amount ratio');
 
+/** `Coins.Validate` (its message as a plain error, `invalid denom: …`, `coin 0stake amount is not positive`), then non-empty. */
 export function validatePoolCreationFee(v: readonly Coin[]): void {
-  validateCoins(v);
+  try {
+    validateSdkCoins(v);
+  } catch (e) {
+    fail(sdkMessage(e));
+  }
   if (v.length === 0) fail('pool creation fee must not be empty');
 }
 
@@ -104,16 +110,19 @@ export function validateUnitBatchHeight(v: number): void {
   if (v <= 0) fail(`unit batch height must be positive: ${v}`);
 }
 
+/** An Int / Dec param as stored: `""` is the original's nil `sdk.Int{}` / `sdk.Dec{}` (`… must not be nil`). */
+const notNil = (text: string, what: string): string => (text === '' ? fail(`${what} must not be nil`) : text);
+
 /** `Params.Validate`: each validator in the original's order; the plain error's message, as the original. */
 export function validateParams(p: LiquidityParams): void {
   validatePoolTypes(p.pool_types);
-  validateMinInitDepositAmount(intOf(p.min_init_deposit_amount));
-  validateInitPoolCoinMintAmount(intOf(p.init_pool_coin_mint_amount));
-  validateMaxReserveCoinAmount(intOf(p.max_reserve_coin_amount));
+  validateMinInitDepositAmount(intOf(notNil(p.min_init_deposit_amount, 'minimum initial deposit amount')));
+  validateInitPoolCoinMintAmount(intOf(notNil(p.init_pool_coin_mint_amount, 'initial pool coin mint amount')));
+  validateMaxReserveCoinAmount(intOf(notNil(p.max_reserve_coin_amount, 'max reserve coin amount')));
   validatePoolCreationFee(p.pool_creation_fee);
-  validateSwapFeeRate(decOf(p.swap_fee_rate));
-  validateWithdrawFeeRate(decOf(p.withdraw_fee_rate));
-  validateMaxOrderAmountRatio(decOf(p.max_order_amount_ratio));
+  validateSwapFeeRate(decOf(notNil(p.swap_fee_rate, 'swap fee rate')));
+  validateWithdrawFeeRate(decOf(notNil(p.withdraw_fee_rate, 'withdraw fee rate')));
+  validateMaxOrderAmountRatio(decOf(notNil(p.max_order_amount_ratio, 'max order amount ratio')));
   validateUnitBatchHeight(p.unit_batch_height);
 }
 
@@ -145,8 +154,9 @@ const poolTypesAmino: AminoCodec<PoolType[]> = {
 const intKey = (key: string, field: 'min_init_deposit_amount' | 'init_pool_coin_mint_amount' | 'max_reserve_coin_amount', validate: (v: bigint) => void) =>
   paramKey<LiquidityParams, bigint>(key, aminoJson.int, (p) => intOf(p[field]), (p, v) => ({ ...p, [field]: v.toString() }), validate);
 
+const DEC_NAMES = { swap_fee_rate: 'swap fee rate', withdraw_fee_rate: 'withdraw fee rate', max_order_amount_ratio: 'max order amount ratio' } as const;
 const decKey = (key: string, field: 'swap_fee_rate' | 'withdraw_fee_rate' | 'max_order_amount_ratio', validate: (v: Dec) => void) =>
-  paramKey<LiquidityParams, string>(key, aminoJson.decAtomics, (p) => p[field], (p, v) => ({ ...p, [field]: v }), (a) => validate(decOf(a)));
+  paramKey<LiquidityParams, string>(key, aminoJson.decAtomics, (p) => p[field], (p, v) => ({ ...p, [field]: v }), (a) => validate(decOf(notNil(a, DEC_NAMES[field]))));
 
 /** The `liquidity` params subspace of x/params over the keeper's params, with the original's keys and validators. */
 export function paramSubspace(k: LiquidityParamsAccess): ParamSubspace {

@@ -2,7 +2,7 @@
  * Pure order-book / price tests ported from tendermint/liquidity v1.4.5 `x/liquidity/types/swap_test.go` and
  * `types/utils_test.go` with their expected values (the ones not already in swap.test.ts).
  * `CountNotMatchedMsgs` / `CountFractionalMatchedMsgs` have no counterpart in src (they are test-side helpers
- * here, used by TestSwapScenario as the original uses them), so their own Go tests are not ported.
+ * here, used by TestSwapScenario as the original uses them); their own Go tables check those helpers.
  */
 import { expect } from 'chai';
 import { Dec } from '@chain/math';
@@ -151,6 +151,12 @@ describe('liquidity: ported types tests (types/swap_test.go, types/utils_test.go
     const cleared = S.makeOrderMap([...xToY, ...yToX], 'denomX', 'denomY', true);
     expect(S.validateOrderBook(S.sortOrderBook(cleared.orderMap), lastPrice)).to.equal(true);
     expect(cleared.orderMap.size).to.equal(0);
+  });
+
+  it('TestCountNotMatchedMsgs / TestCountFractionalMatchedMsgs: the original tables for the counting helpers TestSwapScenario uses', () => {
+    const st = (executed = false, succeeded = false, toBeDeleted = false) => ({ executed, succeeded, to_be_deleted: toBeDeleted }) as SwapMsgState;
+    expect([[], [st(true, false), st(true, false)], [st(), st(true, true, false), st(true, true, true)]].map(countNotMatched)).to.deep.equal([0, 2, 0]);
+    expect([[], [st(true, true, false), st(true, true, false)], [st(), st(true, false), st(true, true, true)]].map(countFractional)).to.deep.equal([0, 2, 0]);
   });
 });
 
