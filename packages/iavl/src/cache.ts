@@ -6,8 +6,8 @@
 import type { Node } from './node.js';
 
 export class NodeCache {
-  private young = new Map<string, Node>();
-  private old = new Map<string, Node>();
+  private young = new Map<number, Node>();
+  private old = new Map<number, Node>();
   private readonly half: number;
 
   constructor(readonly capacity: number) {
@@ -15,7 +15,7 @@ export class NodeCache {
     this.half = Math.max(1, Math.floor(capacity / 2));
   }
 
-  get(id: string): Node | undefined {
+  get(id: number): Node | undefined {
     const n = this.young.get(id);
     if (n !== undefined) return n;
     const o = this.old.get(id);
@@ -26,7 +26,7 @@ export class NodeCache {
     return o;
   }
 
-  add(id: string, node: Node): void {
+  add(id: number, node: Node): void {
     if (this.capacity === 0) return;
     if (this.young.size >= this.half) {
       this.old = this.young;
@@ -35,7 +35,7 @@ export class NodeCache {
     this.young.set(id, node);
   }
 
-  delete(id: string): void {
+  delete(id: number): void {
     this.young.delete(id);
     this.old.delete(id);
   }

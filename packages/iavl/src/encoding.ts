@@ -19,13 +19,26 @@ export function sha256(data: Uint8Array): Buffer {
 /** sha256 of the empty input: IAVL's hash of an empty tree (RFC 6962, iavl v0.19+ `Hash()` / `SaveVersion()`). */
 export const EMPTY_HASH: Bytes = sha256(new Uint8Array(0));
 
-/** Bytewise comparison (-1, 0, 1), as Go's `bytes.Compare`. */
+/**
+ * Bytewise comparison (-1, 0, 1), as Go's `bytes.Compare`. A JS loop for short keys (a native `Buffer.compare`
+ * call costs more than comparing the few bytes a tree walk needs), native for long ones.
+ */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(a, b);
+  const n = a.length < b.length ? a.length : b.length;
+  if (n > 64) return Buffer.compare(a, b);
+  for (let i = 0; i < n; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
+  if (a.length !== b.length) return false;
+  if (a.length > 64) return Buffer.compare(a, b) === 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Length of Go's `binary.PutUvarint(n)` for a non-negative safe integer. */

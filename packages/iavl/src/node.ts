@@ -2,16 +2,19 @@
  * Tree nodes: the in-memory shape, IAVL's node hash (cosmos/iavl v0.19/v0.20 `Node.writeHashBytes`) and the
  * database encoding (this package's own; only the hash has to match IAVL).
  */
-import { type Bytes, hashId, putUvarint, putVarint, readUvarint, sha256, uvarintSize } from './encoding.js';
+import { type Bytes, putUvarint, putVarint, readUvarint, sha256 } from './encoding.js';
 
 export const HASH_SIZE = 32;
 
 /**
  * A node of the tree. A leaf (height 0) holds a key and value; an inner node holds the smallest key of its right
- * subtree and two children. A persisted node (saved, or staged by `stageVersion`) is immutable, has `hash`/`id`
- * and references its children by hash only (`leftHash`/`leftId`), so the node cache bounds memory. A dirty node
- * (created by changes since the last saved version) is mutated in place and may point at child objects
- * (`left`/`right`, dirty or persisted); its hash is computed once, at `stageVersion`.
+ * subtree, its two children's hashes, storage ids, heights and sizes (so changing a path never reads a sibling).
+ * A persisted node (saved, or staged by `stageVersion`) is immutable and has `hash` and a storage `id` (a
+ * sequence number per tree, assigned at save in post-order: a version's new nodes are contiguous on disk). It may
+ * keep direct references to its children (`left`/`right`) when it is one of the top levels of the tree (pinned;
+ * the rest is reached through the bounded cache). A dirty node (created by changes since the last saved version)
+ * is mutated in place and may point at child objects (dirty or persisted); its hash is computed once, at
+ * `stageVersion`.
  */
 export class Node {
   key: Bytes;
@@ -20,13 +23,19 @@ export class Node {
   height: number;
   size: number;
   hash: Bytes | undefined = undefined;
-  id: string | undefined = undefined;
+  /** Storage id (0: not persisted yet). */
+  id = 0;
   leftHash: Bytes | undefined = undefined;
-  leftId: string | undefined = undefined;
+  leftId = 0;
   rightHash: Bytes | undefined = undefined;
-  rightId: string | undefined = undefined;
+  rightId = 0;
   left: Node | undefined = undefined;
   right: Node | undefined = undefined;
+  /** Child heights and sizes (inner nodes). */
+  lh = 0;
+  rh = 0;
+  ls = 0;
+  rs = 0;
   persisted = false;
 
   constructor(key: Bytes, value: Bytes | undefined, version: number, height: number, size: number) {
@@ -54,6 +63,10 @@ export class Node {
     n.right = this.right;
     n.rightHash = this.rightHash;
     n.rightId = this.rightId;
+    n.lh = this.lh;
+    n.rh = this.rh;
+    n.ls = this.ls;
+    n.rs = this.rs;
     return n;
   }
 }
@@ -99,52 +112,86 @@ export function innerHash(height: number, size: number, version: number, left: B
   return sha256(b.subarray(0, off));
 }
 
+/** `out.set(src, off)`, as a loop for short arrays (a native `set` call costs more than copying 32 bytes). */
+function put(out: Uint8Array, off: number, src: Uint8Array): number {
+  const n = src.length;
+  if (n > 64) out.set(src, off);
+  else for (let i = 0; i < n; i++) out[off + i] = src[i]!;
+  return off + n;
+}
+
+/** Upper bound of the encoded size of `n` (see `encodeNodeInto`). */
+export function encodedSizeBound(n: Node): number {
+  if (n.height === 0) return 1 + 10 + 5 + n.key.length + n.value!.length;
+  return 1 + 10 + 10 + 10 + 1 + 5 + n.key.length + 2 * HASH_SIZE + 10 + 10;
+}
+
 /**
- * Database value of a persisted node: height (1 byte) || uvarint(size) || uvarint(version) || uvarint(len(key)) ||
- * key || (leaf: uvarint(len(value)) || value | inner: leftHash(32) || rightHash(32)). The node's hash is its key.
+ * Database value of a persisted node (its hash is in the parent / the root record, not here):
+ * leaf:  0x00 || uvarint(version) || uvarint(len key) || key || value (the rest);
+ * inner: height || uvarint(version) || uvarint(size) || uvarint(leftSize) || childHeights || uvarint(len key) ||
+ *        key || leftHash || rightHash || uvarint(leftId) || uvarint(rightId)
+ * with childHeights bit 0 set when the left child's height is height-2 (else height-1), bit 1 for the right.
+ * Written at `off` of `out`; returns the new offset.
  */
-export function encodeNode(n: Node): Bytes {
+export function encodeNodeInto(n: Node, out: Uint8Array, off: number): number {
   const key = n.key;
-  let len = 1 + uvarintSize(n.size) + uvarintSize(n.version) + uvarintSize(key.length) + key.length;
-  if (n.height === 0) len += uvarintSize(n.value!.length) + n.value!.length;
-  else len += 2 * HASH_SIZE;
-  const out = new Uint8Array(len);
-  out[0] = n.height;
-  let off = putUvarint(out, 1, n.size);
+  out[off++] = n.height;
   off = putUvarint(out, off, n.version);
-  off = putUvarint(out, off, key.length);
-  out.set(key, off);
-  off += key.length;
   if (n.height === 0) {
-    off = putUvarint(out, off, n.value!.length);
-    out.set(n.value!, off);
-  } else {
-    out.set(n.leftHash!, off);
-    out.set(n.rightHash!, off + HASH_SIZE);
+    off = putUvarint(out, off, key.length);
+    off = put(out, off, key);
+    return put(out, off, n.value!);
   }
+  off = putUvarint(out, off, n.size);
+  off = putUvarint(out, off, n.ls);
+  out[off++] = (n.lh === n.height - 2 ? 1 : 0) | (n.rh === n.height - 2 ? 2 : 0);
+  off = putUvarint(out, off, key.length);
+  off = put(out, off, key);
+  off = put(out, off, n.leftHash!);
+  off = put(out, off, n.rightHash!);
+  off = putUvarint(out, off, n.leftId);
+  return putUvarint(out, off, n.rightId);
+}
+
+/** A copy of `buf[a, b)`: at most 64 bytes live on the V8 heap (no separate backing store for the GC to track). */
+function copyOut(buf: Uint8Array, a: number, b: number): Uint8Array {
+  const out = new Uint8Array(b - a);
+  for (let i = a, j = 0; i < b; i++, j++) out[j] = buf[i]!;
   return out;
 }
 
-/** Decode a persisted node read from the database (`buf` is owned by the node afterwards: fields are views). */
-export function decodeNode(buf: Uint8Array, hash: Bytes, id: string): Node {
-  const height = buf[0]!;
-  let [size, off] = readUvarint(buf, 1);
-  let version: number;
-  [version, off] = readUvarint(buf, off);
-  let klen: number;
-  [klen, off] = readUvarint(buf, off);
-  const key = buf.subarray(off, off + klen);
-  off += klen;
-  const n = new Node(key, undefined, version, height, size);
+/**
+ * Decode the persisted node stored at `buf[start, end)` (a chunk record entry). Fields are copies: the node keeps
+ * nothing of `buf`.
+ */
+export function decodeNode(buf: Uint8Array, start: number, end: number, hash: Bytes, id: number): Node {
+  const height = buf[start]!;
+  let [version, off] = readUvarint(buf, start + 1);
+  let n: Node;
   if (height === 0) {
-    let vlen: number;
-    [vlen, off] = readUvarint(buf, off);
-    n.value = buf.subarray(off, off + vlen);
+    let klen: number;
+    [klen, off] = readUvarint(buf, off);
+    n = new Node(copyOut(buf, off, off + klen), copyOut(buf, off + klen, end), version, 0, 1);
   } else {
-    n.leftHash = buf.subarray(off, off + HASH_SIZE);
-    n.rightHash = buf.subarray(off + HASH_SIZE, off + 2 * HASH_SIZE);
-    n.leftId = hashId(n.leftHash);
-    n.rightId = hashId(n.rightHash);
+    let size: number;
+    let ls: number;
+    let klen: number;
+    [size, off] = readUvarint(buf, off);
+    [ls, off] = readUvarint(buf, off);
+    const ch = buf[off++]!;
+    [klen, off] = readUvarint(buf, off);
+    n = new Node(copyOut(buf, off, off + klen), undefined, version, height, size);
+    off += klen;
+    n.leftHash = copyOut(buf, off, off + HASH_SIZE);
+    n.rightHash = copyOut(buf, off + HASH_SIZE, off + 2 * HASH_SIZE);
+    off += 2 * HASH_SIZE;
+    [n.leftId, off] = readUvarint(buf, off);
+    [n.rightId, off] = readUvarint(buf, off);
+    n.ls = ls;
+    n.rs = size - ls;
+    n.lh = ch & 1 ? height - 2 : height - 1;
+    n.rh = ch & 2 ? height - 2 : height - 1;
   }
   n.hash = hash;
   n.id = id;

@@ -3,7 +3,9 @@
  * same AVL shape (insert, update, remove and rotations as `MutableTree.recursiveSet` / `recursiveRemove` /
  * `balance` do them), the same node versions (every node created or copied while building version V carries V),
  * hence the same root hashes. Nodes live in the caller's classic-level database under a key prefix, addressed by
- * hash; old versions are removed through orphan records (IAVL's legacy `nodedb` scheme).
+ * a per-tree sequence number assigned at save (a version's new nodes are written contiguously, appended at the end
+ * of the key space; the hash stays IAVL's, computed from the node's fields); old versions are removed through one
+ * orphan list per version (IAVL's legacy orphan scheme, packed).
  */
 import type { ClassicLevel } from 'classic-level';
 import { NodeCache } from './cache.js';
@@ -14,11 +16,12 @@ import {
   compareBytes,
   concatBytes,
   copyBytes,
-  hashId,
   putBE64,
+  putUvarint,
   readBE64,
+  readUvarint,
 } from './encoding.js';
-import { HASH_SIZE, Node, decodeNode, encodeNode, innerHash, leafHash } from './node.js';
+import { HASH_SIZE, Node, decodeNode, encodeNodeInto, encodedSizeBound, innerHash, leafHash } from './node.js';
 import {
   type CommitmentProof,
   type ExistenceProof,
@@ -55,6 +58,11 @@ export interface IavlTreeOptions {
   prefix: Bytes;
   /** Node cache size, in nodes (default 100,000). */
   cacheSize?: number;
+  /**
+   * Levels at the top of the tree whose nodes keep direct references to their children (outside the cache: they
+   * are on every path). About 2^pinnedLevels nodes; default 14.
+   */
+  pinnedLevels?: number;
   /** The first version to save when the tree has none (IAVL's `InitialVersion`; default 1). */
   initialVersion?: number;
 }
@@ -71,11 +79,74 @@ export interface StagedVersion extends SavedVersion {
 }
 
 // Sub-namespaces under the caller's prefix.
-const K_NODE = 0x6e; // 'n' || hash                               -> node
-const K_ROOT = 0x72; // 'r' || BE64(version)                      -> root hash (empty: empty tree)
-const K_ORPHAN = 0x6f; // 'o' || BE64(to) || BE64(from) || hash   -> empty: node lives in versions [from, to]
+const K_NODE = 0x6e; // 'n' || BE64(chunk)    -> up to CHUNK nodes with ids chunk*CHUNK + i (see encodeChunk)
+const K_ROOT = 0x72; // 'r' || BE64(version)  -> rootHash(32) || BE64(rootId) || BE64(nextId), or BE64(nextId) (empty tree)
+const K_ORPHAN = 0x6f; // 'o' || BE64(to)     -> (uvarint(id) || uvarint(from))*: nodes living in versions [from, to]
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * A 32-byte copy on the V8 heap: hashes are kept by the thousands, and a Buffer returned by `crypto.hash` has its own
+ * external backing store, which costs the garbage collector far more than a small on-heap typed array.
+ */
+function onHeap(h: Uint8Array): Uint8Array {
+  const out = new Uint8Array(HASH_SIZE);
+  for (let i = 0; i < HASH_SIZE; i++) out[i] = h[i]!;
+  return out;
+}
+
+/**
+ * Nodes per database record. Node ids are assigned in post-order at save, and each version starts at a multiple
+ * of CHUNK, so a version's nodes fill whole records of their own (~4 KB): one LevelDB write per CHUNK nodes.
+ * Record: count(1) || count x u32le end offset of entry i in the data || data; an entry of length 0 is a
+ * missing (pruned) node.
+ */
+const CHUNK = 32;
+
+function u32le(b: Uint8Array, off: number): number {
+  return (b[off]! | (b[off + 1]! << 8) | (b[off + 2]! << 16) | (b[off + 3]! << 24)) >>> 0;
+}
+
+function putU32le(b: Uint8Array, off: number, n: number): void {
+  b[off] = n & 0xff;
+  b[off + 1] = (n >>> 8) & 0xff;
+  b[off + 2] = (n >>> 16) & 0xff;
+  b[off + 3] = n >>> 24;
+}
+
+/** The byte range [start, end) of entry `idx` in a chunk record (empty when absent or pruned). */
+function chunkEntry(rec: Uint8Array, idx: number): [number, number] {
+  const count = rec[0]!;
+  if (idx >= count) return [0, 0];
+  const base = 1 + 4 * count;
+  const start = idx === 0 ? 0 : u32le(rec, 1 + 4 * (idx - 1));
+  return [base + start, base + u32le(rec, 1 + 4 * idx)];
+}
+
+/** A chunk record without the entries in `dead` (undefined when no entry is left). */
+function pruneChunk(rec: Uint8Array, dead: Set<number>): Uint8Array | undefined {
+  const count = rec[0]!;
+  const parts: Uint8Array[] = [];
+  let live = 0;
+  for (let i = 0; i < count; i++) {
+    const [a, b] = chunkEntry(rec, i);
+    const part = dead.has(i) ? EMPTY : rec.subarray(a, b);
+    if (part.length > 0) live++;
+    parts.push(part);
+  }
+  if (live === 0) return undefined;
+  let len = 1 + 4 * count;
+  for (const part of parts) len += part.length;
+  const out = new Uint8Array(len);
+  out[0] = count;
+  let off = 0;
+  for (let i = 0; i < count; i++) {
+    out.set(parts[i]!, 1 + 4 * count + off);
+    off += parts[i]!.length;
+    putU32le(out, 1 + 4 * i, off);
+  }
+  return out;
+}
 
 const enum Side {
   Left = 0,
@@ -85,7 +156,9 @@ const enum Side {
 /** Reads persisted nodes: the pending (staged, not yet written) nodes, the cache, then the database. */
 class NodeReader {
   readonly cache: NodeCache;
-  pending: Map<string, Node> | undefined = undefined;
+  pending: Map<number, Node> | undefined = undefined;
+  /** Persisted nodes above this height keep references to their children (the pinned top of the tree). */
+  pinHeight = 1 << 30;
   private readonly keyBuf: Uint8Array;
   reads = 0;
 
@@ -95,38 +168,67 @@ class NodeReader {
     cacheSize: number,
   ) {
     this.cache = new NodeCache(cacheSize);
-    this.keyBuf = new Uint8Array(prefix.length + 1 + HASH_SIZE);
+    this.keyBuf = new Uint8Array(prefix.length + 9);
     this.keyBuf.set(prefix, 0);
     this.keyBuf[prefix.length] = K_NODE;
   }
 
-  nodeKey(hash: Bytes): Bytes {
-    const k = new Uint8Array(this.prefix.length + 1 + HASH_SIZE);
+  /** Key of the chunk record holding node `id`. */
+  chunkKey(chunk: number): Bytes {
+    const k = new Uint8Array(this.prefix.length + 9);
     k.set(this.prefix, 0);
     k[this.prefix.length] = K_NODE;
-    k.set(hash, this.prefix.length + 1);
+    putBE64(k, this.prefix.length + 1, chunk);
     return k;
   }
 
-  load(hash: Bytes, id: string): Node {
+  /** The last chunk record read (consecutive loads often hit the same record). */
+  private lastChunk = -1;
+  private lastRec: Uint8Array | undefined = undefined;
+
+  /** Forget the last chunk record read (after pruning rewrote records). */
+  invalidate(): void {
+    this.lastChunk = -1;
+    this.lastRec = undefined;
+  }
+
+  load(id: number, hash: Bytes): Node {
     const c = this.cache.get(id);
     if (c !== undefined) return c;
     if (this.pending !== undefined) {
       const p = this.pending.get(id);
       if (p !== undefined) return p;
     }
-    this.keyBuf.set(hash, this.prefix.length + 1);
-    const buf = this.db.getSync(this.keyBuf);
-    if (buf === undefined) throw new Error(`iavl: node ${Buffer.from(hash).toString('hex')} not found (pruned version?)`);
-    this.reads++;
-    const n = decodeNode(buf, copyBytes(hash), id);
+    const chunk = Math.floor(id / CHUNK);
+    let rec: Uint8Array | undefined;
+    if (chunk === this.lastChunk) rec = this.lastRec;
+    else {
+      putBE64(this.keyBuf, this.prefix.length + 1, chunk);
+      rec = this.db.getSync(this.keyBuf);
+      this.reads++;
+      this.lastChunk = rec === undefined ? -1 : chunk;
+      this.lastRec = rec;
+    }
+    const [a, b] = rec === undefined ? [0, 0] : chunkEntry(rec, id - chunk * CHUNK);
+    if (a === b) throw new Error(`iavl: node ${id} not found (pruned version?)`);
+    const n = decodeNode(rec!, a, b, hash, id); // copies: the cached node does not keep the record alive
     this.cache.add(id, n);
     return n;
   }
 
   child(n: Node, side: Side): Node {
-    if (side === Side.Left) return n.left ?? this.load(n.leftHash!, n.leftId!);
-    return n.right ?? this.load(n.rightHash!, n.rightId!);
+    if (side === Side.Left) {
+      const c = n.left;
+      if (c !== undefined) return c;
+      const l = this.load(n.leftId, n.leftHash!);
+      if (n.height > this.pinHeight && n.persisted) n.left = l;
+      return l;
+    }
+    const c = n.right;
+    if (c !== undefined) return c;
+    const r = this.load(n.rightId, n.rightHash!);
+    if (n.height > this.pinHeight && n.persisted) n.right = r;
+    return r;
   }
 }
 
@@ -288,9 +390,15 @@ export class IavlTree extends TreeReads {
   private savedRoot: Node | undefined;
   private root: Node | undefined;
   /** Persisted nodes replaced since the last save: id -> node. */
-  private orphans = new Map<string, Node>();
-  private staged: { previousRoot: Node | undefined; previousVersions: number[] } | undefined = undefined;
+  private orphans = new Map<number, Node>();
+  /** The next node id. */
+  private nextId = 1;
+  private readonly pinnedLevels: number;
+  private staged: { previousRoot: Node | undefined; previousVersions: number[]; previousNextId: number } | undefined =
+    undefined;
   private removedValue: Bytes | undefined = undefined;
+  /** Figures of the last `stageVersion`: nodes written, orphans recorded, ms hashing, ms encoding into the sink. */
+  lastStage = { nodes: 0, orphans: 0, hashMs: 0, encodeMs: 0 };
   private updated = false;
 
   private constructor(opts: IavlTreeOptions, versions: number[], root: Node | undefined) {
@@ -299,6 +407,7 @@ export class IavlTree extends TreeReads {
     this.prefix = copyBytes(opts.prefix);
     this.reader = new NodeReader(opts.db, this.prefix, opts.cacheSize ?? 100_000);
     this.initialVersion = opts.initialVersion ?? 1;
+    this.pinnedLevels = opts.pinnedLevels ?? 14;
     this.versions = versions;
     this.savedRoot = root;
     this.root = root;
@@ -319,9 +428,12 @@ export class IavlTree extends TreeReads {
     for await (const k of db.keys({ gte: lo, lt: hi })) versions.push(readBE64(k, prefix.length + 1));
     const tree = new IavlTree(opts, versions, undefined);
     if (versions.length > 0) {
-      const root = tree.loadRoot(versions[versions.length - 1]!);
+      const rec = tree.readRootRecord(versions[versions.length - 1]!);
+      tree.nextId = rec.nextId;
+      const root = tree.rootOf(rec);
       tree.savedRoot = root;
       tree.root = root;
+      tree.updatePin();
     }
     return tree;
   }
@@ -413,22 +525,35 @@ export class IavlTree extends TreeReads {
     return k;
   }
 
-  private orphanKey(to: number, from: number, hash: Bytes): Bytes {
+  private orphanKey(to: number): Bytes {
     const p = this.prefix.length;
-    const k = new Uint8Array(p + 17 + HASH_SIZE);
+    const k = new Uint8Array(p + 9);
     k.set(this.prefix, 0);
     k[p] = K_ORPHAN;
     putBE64(k, p + 1, to);
-    putBE64(k, p + 9, from);
-    k.set(hash, p + 17);
     return k;
   }
 
+  private readRootRecord(version: number): { hash: Bytes | undefined; id: number; nextId: number } {
+    const r = this.db.getSync(this.rootKey(version));
+    if (r === undefined) throw new Error(`iavl: version ${version} does not exist`);
+    if (r.length === 8) return { hash: undefined, id: 0, nextId: readBE64(r, 0) };
+    if (r.length !== HASH_SIZE + 16) throw new Error(`iavl: bad root record of version ${version}`);
+    return { hash: r.subarray(0, HASH_SIZE), id: readBE64(r, HASH_SIZE), nextId: readBE64(r, HASH_SIZE + 8) };
+  }
+
+  private rootOf(rec: { hash: Bytes | undefined; id: number }): Node | undefined {
+    return rec.hash === undefined ? undefined : this.reader.load(rec.id, rec.hash);
+  }
+
   private loadRoot(version: number): Node | undefined {
-    const h = this.db.getSync(this.rootKey(version));
-    if (h === undefined) throw new Error(`iavl: version ${version} does not exist`);
-    if (h.length === 0) return undefined;
-    return this.reader.load(h, hashId(h));
+    return this.rootOf(this.readRootRecord(version));
+  }
+
+  /** Pin the top `pinnedLevels` levels of the current tree. */
+  private updatePin(): void {
+    const h = this.savedRoot?.height ?? 0;
+    this.reader.pinHeight = Math.max(1, h - this.pinnedLevels);
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -473,7 +598,7 @@ export class IavlTree extends TreeReads {
   }
 
   private orphan(n: Node): void {
-    if (n.persisted) this.orphans.set(n.id!, n);
+    if (n.persisted) this.orphans.set(n.id, n);
   }
 
   /** A node of the working version to modify: a dirty node itself, or a dirty copy of a persisted one. */
@@ -487,23 +612,26 @@ export class IavlTree extends TreeReads {
     if (side === Side.Left) {
       n.left = child;
       n.leftHash = undefined;
-      n.leftId = undefined;
+      n.leftId = 0;
+      n.lh = child.height;
+      n.ls = child.size;
     } else {
       n.right = child;
       n.rightHash = undefined;
-      n.rightId = undefined;
+      n.rightId = 0;
+      n.rh = child.height;
+      n.rs = child.size;
     }
   }
 
+  /** Height and size from the children's (kept in the node: no child is read). */
   private calcHeightAndSize(n: Node): void {
-    const l = this.reader.child(n, Side.Left);
-    const r = this.reader.child(n, Side.Right);
-    n.height = (l.height > r.height ? l.height : r.height) + 1;
-    n.size = l.size + r.size;
+    n.height = (n.lh > n.rh ? n.lh : n.rh) + 1;
+    n.size = n.ls + n.rs;
   }
 
   private balanceOf(n: Node): number {
-    return this.reader.child(n, Side.Left).height - this.reader.child(n, Side.Right).height;
+    return n.lh - n.rh;
   }
 
   private setRec(node: Node, key: Bytes, value: Bytes, version: number): Node {
@@ -516,8 +644,8 @@ export class IavlTree extends TreeReads {
       }
       const leaf = Node.leaf(copyBytes(key), copyBytes(value), version);
       const inner = new Node(c < 0 ? node.key : leaf.key, undefined, version, 1, 2);
-      inner.left = c < 0 ? leaf : node;
-      inner.right = c < 0 ? node : leaf;
+      this.setChild(inner, Side.Left, c < 0 ? leaf : node);
+      this.setChild(inner, Side.Right, c < 0 ? node : leaf);
       return inner;
     }
     const n = this.mutable(node, version);
@@ -570,8 +698,10 @@ export class IavlTree extends TreeReads {
     n.left = l.right;
     n.leftHash = l.rightHash;
     n.leftId = l.rightId;
-    this.setChild(l, Side.Right, n);
+    n.lh = l.rh;
+    n.ls = l.rs;
     this.calcHeightAndSize(n);
+    this.setChild(l, Side.Right, n);
     this.calcHeightAndSize(l);
     return l;
   }
@@ -582,8 +712,10 @@ export class IavlTree extends TreeReads {
     n.right = r.left;
     n.rightHash = r.leftHash;
     n.rightId = r.leftId;
-    this.setChild(r, Side.Left, n);
+    n.rh = r.lh;
+    n.rs = r.ls;
     this.calcHeightAndSize(n);
+    this.setChild(r, Side.Left, n);
     this.calcHeightAndSize(r);
     return r;
   }
@@ -623,19 +755,84 @@ export class IavlTree extends TreeReads {
     if (this.versions.length > 0 && version <= this.version) throw new Error('iavl: version overflow');
     const collector = sink === undefined ? new OpsCollector() : undefined;
     const out: BatchSink = sink ?? collector!;
-    const pending = new Map<string, Node>();
+    const pending = new Map<number, Node>();
     const root = this.root;
-    let rootHash: Bytes = EMPTY;
-    if (root !== undefined) rootHash = this.persist(root, out, pending);
-    out.put(this.rootKey(version), rootHash);
-    const prev = this.version;
-    for (const o of this.orphans.values()) out.put(this.orphanKey(prev, o.version, o.hash!), EMPTY);
+    const previousNextId = this.nextId;
+    // Each version's nodes start a new chunk record.
+    if (root !== undefined && !root.persisted) this.nextId = Math.ceil(this.nextId / CHUNK) * CHUNK || CHUNK;
+    const stats = { nodes: 0, orphans: this.orphans.size, hashMs: 0, encodeMs: 0 };
+    if (root !== undefined && !root.persisted) {
+      const t0 = performance.now();
+      // Hash and number the dirty nodes bottom-up (post-order: ids are contiguous, children before parents).
+      const dirty: Node[] = [];
+      const pinHeight = Math.max(1, root.height - this.pinnedLevels);
+      this.hashDirty(root, dirty, pinHeight);
+      const t1 = performance.now();
+      stats.hashMs = t1 - t0;
+      stats.nodes = dirty.length;
+      // Encode them into one arena, CHUNK nodes per record; keys and values are views into it.
+      const p = this.prefix.length;
+      let total = 0;
+      for (const n of dirty) total += encodedSizeBound(n);
+      total += (Math.ceil(dirty.length / CHUNK) + 1) * (p + 9 + 1 + 4 * CHUNK);
+      const arena = Buffer.allocUnsafe(total);
+      let off = 0;
+      for (let i = 0; i < dirty.length; ) {
+        const first = dirty[i]!.id;
+        const chunk = Math.floor(first / CHUNK);
+        const lead = first - chunk * CHUNK;
+        const m = Math.min(dirty.length - i, CHUNK - lead);
+        const count = lead + m;
+        const k = off;
+        arena.set(this.prefix, off);
+        arena[off + p] = K_NODE;
+        putBE64(arena, off + p + 1, chunk);
+        off += p + 9;
+        const v = off;
+        arena[off] = count;
+        const hdr = off + 1;
+        const base = hdr + 4 * count;
+        for (let e = 0; e < lead; e++) putU32le(arena, hdr + 4 * e, 0);
+        off = base;
+        for (let e = 0; e < m; e++) {
+          const n = dirty[i + e]!;
+          off = encodeNodeInto(n, arena, off);
+          putU32le(arena, hdr + 4 * (lead + e), off - base);
+          pending.set(n.id, n);
+        }
+        out.put(arena.subarray(k, v), arena.subarray(v, off));
+        i += m;
+      }
+      stats.encodeMs = performance.now() - t1;
+    }
+    this.lastStage = stats;
+    let rec: Uint8Array;
+    if (root === undefined) {
+      rec = new Uint8Array(8);
+      putBE64(rec, 0, this.nextId);
+    } else {
+      rec = new Uint8Array(HASH_SIZE + 16);
+      rec.set(root.hash!, 0);
+      putBE64(rec, HASH_SIZE, root.id);
+      putBE64(rec, HASH_SIZE + 8, this.nextId);
+    }
+    out.put(this.rootKey(version), rec);
+    if (this.orphans.size > 0) {
+      const list = new Uint8Array(this.orphans.size * 18);
+      let off = 0;
+      for (const o of this.orphans.values()) {
+        off = putUvarint(list, off, o.id);
+        off = putUvarint(list, off, o.version);
+      }
+      out.put(this.orphanKey(this.version), list.subarray(0, off));
+    }
     this.orphans.clear();
-    this.staged = { previousRoot: this.savedRoot, previousVersions: this.versions.slice() };
+    this.staged = { previousRoot: this.savedRoot, previousVersions: this.versions.slice(), previousNextId };
     this.reader.pending = pending;
     this.versions.push(version);
     this.savedRoot = root;
-    return { version, rootHash: root === undefined ? EMPTY_HASH : rootHash, ops: collector?.ops ?? [] };
+    this.updatePin();
+    return { version, rootHash: root === undefined ? EMPTY_HASH : root.hash!, ops: collector?.ops ?? [] };
   }
 
   /** The staged version was written: its nodes move into the cache. */
@@ -645,6 +842,7 @@ export class IavlTree extends TreeReads {
     this.reader.pending = undefined;
     this.staged = undefined;
     for (const [id, n] of pending) this.reader.cache.add(id, n);
+    this.reader.invalidate();
   }
 
   /** The staged version was not written: back to the previous saved version (working changes are dropped). */
@@ -656,7 +854,9 @@ export class IavlTree extends TreeReads {
     this.versions = s.previousVersions;
     this.savedRoot = s.previousRoot;
     this.root = s.previousRoot;
+    this.nextId = s.previousNextId;
     this.orphans.clear();
+    this.updatePin();
   }
 
   /** Stage the next version and write it in one synced LevelDB batch. */
@@ -673,40 +873,61 @@ export class IavlTree extends TreeReads {
     return { version: staged.version, rootHash: staged.rootHash };
   }
 
-  /** Post-order: hash and persist the dirty nodes under `n`; returns `n`'s hash. */
-  private persist(n: Node, out: BatchSink, pending: Map<string, Node>): Bytes {
-    if (n.persisted) return n.hash!;
-    let h: Buffer;
-    if (n.height === 0) h = leafHash(n.key, n.value!, n.version);
-    else {
-      if (n.left !== undefined) {
-        n.leftHash = this.persist(n.left, out, pending);
-        n.leftId = n.left.id!;
-        n.left = undefined;
+  /**
+   * Post-order: hash the dirty nodes under dirty `n`, give them ids, mark them persisted and list them in
+   * `dirty`. Child references are kept only in the pinned top levels (the rest is reached through the cache).
+   */
+  private hashDirty(n: Node, dirty: Node[], pinHeight: number): void {
+    if (n.height === 0) {
+      n.hash = onHeap(leafHash(n.key, n.value!, n.version));
+    } else {
+      const l = n.left;
+      if (l !== undefined) {
+        if (!l.persisted) this.hashDirty(l, dirty, pinHeight);
+        n.leftHash = l.hash;
+        n.leftId = l.id;
       }
-      if (n.right !== undefined) {
-        n.rightHash = this.persist(n.right, out, pending);
-        n.rightId = n.right.id!;
+      const r = n.right;
+      if (r !== undefined) {
+        if (!r.persisted) this.hashDirty(r, dirty, pinHeight);
+        n.rightHash = r.hash;
+        n.rightId = r.id;
+      }
+      if (n.height <= pinHeight) {
+        n.left = undefined;
         n.right = undefined;
       }
-      h = innerHash(n.height, n.size, n.version, n.leftHash!, n.rightHash!);
+      n.hash = onHeap(innerHash(n.height, n.size, n.version, n.leftHash!, n.rightHash!));
     }
-    n.hash = h;
-    n.id = h.toString('latin1');
+    n.id = this.nextId++;
     n.persisted = true;
-    out.put(this.reader.nodeKey(h), encodeNode(n));
-    pending.set(n.id, n);
-    return h;
+    dirty.push(n);
   }
 
   // ---------------------------------------------------------------------------------------------------------
   // Pruning
 
+  /** The orphan list of version `to`: [id, from] pairs. */
+  private readOrphans(to: number): number[] {
+    const rec = this.db.getSync(this.orphanKey(to));
+    const out: number[] = [];
+    if (rec === undefined) return out;
+    let off = 0;
+    while (off < rec.length) {
+      let id: number;
+      let from: number;
+      [id, off] = readUvarint(rec, off);
+      [from, off] = readUvarint(rec, off);
+      out.push(id, from);
+    }
+    return out;
+  }
+
   /**
    * Delete saved version `version` (not the latest): its root record, and the nodes no other kept version
-   * references (IAVL's orphan scheme: an orphan record `(to, from, hash)` says the node lives in versions
-   * [from, to]; deleting `to` deletes the node unless the previous kept version is >= from, in which case the
-   * record moves to that version). Written in one batch.
+   * references (IAVL's orphan scheme: an orphan `(id, from)` in the list of version `to` says the node lives in
+   * versions [from, to]; deleting `to` deletes the node unless the previous kept version is >= from, in which
+   * case the orphan moves to that version's list). Written in one batch.
    */
   async deleteVersion(version: number): Promise<void> {
     this.assertNotStaged();
@@ -715,21 +936,30 @@ export class IavlTree extends TreeReads {
     if (version === this.version) throw new Error('iavl: cannot delete the latest version');
     const predecessor = idx > 0 ? this.versions[idx - 1]! : 0;
     const batch = this.db.batch();
-    const deleted: Bytes[] = [];
-    for await (const [to, from, hash, key] of this.orphansIn(version, version)) {
-      void to;
-      batch.del(key);
-      if (predecessor < from) {
-        batch.del(this.reader.nodeKey(hash));
-        deleted.push(hash);
-      } else {
-        batch.put(this.orphanKey(predecessor, from, hash), EMPTY);
-      }
+    const deleted: number[] = [];
+    const orphans = this.readOrphans(version);
+    const moved: number[] = [];
+    for (let i = 0; i < orphans.length; i += 2) {
+      const id = orphans[i]!;
+      const from = orphans[i + 1]!;
+      if (predecessor < from) deleted.push(id);
+      else moved.push(id, from);
     }
+    if (moved.length > 0) {
+      const prev = this.readOrphans(predecessor);
+      const all = prev.concat(moved);
+      const list = new Uint8Array(all.length * 9);
+      let off = 0;
+      for (const x of all) off = putUvarint(list, off, x);
+      batch.put(this.orphanKey(predecessor), list.subarray(0, off));
+    }
+    this.deleteNodes(batch, deleted);
+    batch.del(this.orphanKey(version));
     batch.del(this.rootKey(version));
     await batch.write({ sync: true });
     this.versions.splice(idx, 1);
-    for (const h of deleted) this.reader.cache.delete(hashId(h));
+    for (const id of deleted) this.reader.cache.delete(id);
+    this.reader.invalidate();
   }
 
   /** Delete every saved version <= `version` (which must be below the latest) in one batch. */
@@ -739,35 +969,60 @@ export class IavlTree extends TreeReads {
     const doomed = this.versions.filter((v) => v <= version);
     if (doomed.length === 0) return;
     const batch = this.db.batch();
-    const deleted: Bytes[] = [];
+    const deleted: number[] = [];
     // Every orphan with to <= version lives only in versions <= version, all of which go.
-    for await (const [, , hash, key] of this.orphansIn(0, version)) {
-      batch.del(key);
-      batch.del(this.reader.nodeKey(hash));
-      deleted.push(hash);
+    const p = this.prefix.length;
+    const lo = this.orphanKey(0);
+    const hi = this.orphanKey(version + 1);
+    for await (const [k, list] of this.db.iterator({ gte: lo, lt: hi })) {
+      void readBE64(k, p + 1);
+      let off = 0;
+      while (off < list.length) {
+        let id: number;
+        [id, off] = readUvarint(list, off);
+        [, off] = readUvarint(list, off);
+        deleted.push(id);
+      }
+      batch.del(k);
     }
+    this.deleteNodes(batch, deleted);
     for (const v of doomed) batch.del(this.rootKey(v));
     await batch.write({ sync: true });
     this.versions = this.versions.filter((v) => v > version);
-    for (const h of deleted) this.reader.cache.delete(hashId(h));
+    for (const id of deleted) this.reader.cache.delete(id);
+    this.reader.invalidate();
   }
 
-  /** Orphan records with fromTo <= to <= toTo: [to, from, hash, recordKey]. */
-  private async *orphansIn(toLo: number, toHi: number): AsyncGenerator<[number, number, Bytes, Bytes]> {
-    const p = this.prefix.length;
-    const lo = this.orphanKey(toLo, 0, new Uint8Array(0)).subarray(0, p + 9);
-    const hi = this.orphanKey(toHi + 1, 0, new Uint8Array(0)).subarray(0, p + 9);
-    for await (const k of this.db.keys({ gte: lo, lt: hi })) {
-      yield [readBE64(k, p + 1), readBE64(k, p + 9), k.subarray(p + 17, p + 17 + HASH_SIZE), k];
+  /** Remove nodes from their chunk records: a record left empty is deleted, others are rewritten. */
+  private deleteNodes(batch: BatchSink, ids: number[]): void {
+    const byChunk = new Map<number, Set<number>>();
+    for (const id of ids) {
+      const c = Math.floor(id / CHUNK);
+      let set = byChunk.get(c);
+      if (set === undefined) byChunk.set(c, (set = new Set()));
+      set.add(id - c * CHUNK);
+    }
+    for (const [c, dead] of byChunk) {
+      const key = this.reader.chunkKey(c);
+      const rec = this.db.getSync(key);
+      if (rec === undefined) continue;
+      const kept = pruneChunk(rec, dead);
+      if (kept === undefined) batch.del(key);
+      else batch.put(key, kept);
     }
   }
 
-  /** Count of this tree's node records in the database (a full scan: for tests and tools). */
+  /** Count of this tree's nodes stored in the database (a full scan: for tests and tools). */
   async countStoredNodes(): Promise<number> {
     const lo = concatBytes(this.prefix, Uint8Array.of(K_NODE));
     const hi = concatBytes(this.prefix, Uint8Array.of(K_NODE + 1));
     let n = 0;
-    for await (const _ of this.db.keys({ gte: lo, lt: hi })) n++;
+    for await (const rec of this.db.values({ gte: lo, lt: hi })) {
+      for (let i = 0; i < rec[0]!; i++) {
+        const [a, b] = chunkEntry(rec, i);
+        if (b > a) n++;
+      }
+    }
     return n;
   }
 
@@ -781,6 +1036,8 @@ export class IavlTree extends TreeReads {
       }
       const l = r.child(n, Side.Left);
       const rt = r.child(n, Side.Right);
+      if (n.lh !== l.height || n.rh !== rt.height || n.ls !== l.size || n.rs !== rt.size)
+        throw new Error('stale child height/size');
       if (n.height !== Math.max(l.height, rt.height) + 1) throw new Error('bad height');
       if (n.size !== l.size + rt.size) throw new Error('bad size');
       if (Math.abs(l.height - rt.height) > 1) throw new Error('unbalanced');
