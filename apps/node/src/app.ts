@@ -28,7 +28,8 @@ import { SERVER_PROTO_DIR } from '@chain/server';
 import { CHAIN_APP_CONFIG } from './app-config.js';
 import { BECH32_PREFIX } from './config/init.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from './version.js';
+export { VERSION };
 
 export interface ChainAppOptions {
   readonly store: CommitStore;

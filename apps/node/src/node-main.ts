@@ -1,16 +1,14 @@
-/** `chaind`: init, start, dev, export, localnet. */
+/** The node side of `chaind` (init, start, dev, export, localnet, version, help), loaded by main.ts. */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, parseSkipUpgradeHeights } from './cli.js';
 import { applyFlags, loadConfig, FLAG_TARGETS } from './config/config.js';
 import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM, BECH32_PREFIX, DEV_GOV_PERIOD, GOV_MIN_DEPOSIT } from './config/init.js';
-import { Node, VERSION } from './node.js';
-import { CometNode } from './comet-node.js';
-import { createLogger } from '@chain/server';
-import { exportGenesisDoc } from './export.js';
-import { runLocalnet, LOCALNET_USAGE } from './localnet.js';
+import { VERSION } from './version.js';
+import { LOCALNET_USAGE } from './localnet-usage.js';
 import { writeFileSync } from 'node:fs';
 import { DEV_MNEMONIC, fromBech32, toBech32 } from '@chain/crypto';
+import { CLIENT_USAGE } from './cli/commands.js';
 
 const KNOWN_FLAGS = new Set([...Object.keys(FLAG_TARGETS), 'home', 'chain-id', 'dev', 'overwrite', 'help', 'log_level', 'unsafe-skip-upgrades']);
 
@@ -25,6 +23,7 @@ Usage:
                                         (stop the node first); a new home started from it continues
                                         at height N + 1
   chaind version
+${CLIENT_USAGE}
 ${LOCALNET_USAGE}
 
 Consensus: --consensus embedded (default) | cometbft. cometbft: the app serves ABCI on --abci.laddr
@@ -60,14 +59,16 @@ function printDevAccounts(): void {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
-async function run(): Promise<void> {
+export async function runNodeCommand(argv: readonly string[]): Promise<void> {
   // `chaind localnet start ... -- ARGS`: ARGS go to every node's `chaind start`
-  const argv = process.argv.slice(2);
   const dashes = argv.indexOf('--');
   const args = parseArgs(dashes >= 0 ? argv.slice(0, dashes) : argv);
   const passThrough = dashes >= 0 ? argv.slice(dashes + 1) : [];
   if (dashes >= 0 && args.command !== 'localnet') throw new Error(`'--' passes arguments to localnet nodes only; chaind ${args.command ?? ''} does not take them`);
   const home = resolve(typeof args.flags.home === 'string' ? args.flags.home : join(homedir(), '.chaind'));
+  // the node side (engine, transports, CometBFT) is loaded only by the commands that run it: the client
+  // commands and init start faster without it
+  const { createLogger } = await import('@chain/server');
   const log = createLogger(args.flags.log_level === 'debug' ? 'debug' : 'info');
   switch (args.command) {
     case undefined:
@@ -89,7 +90,7 @@ async function run(): Promise<void> {
       return;
     }
     case 'localnet':
-      await runLocalnet(args.positional[0], args.flags, passThrough);
+      await (await import('./localnet.js')).runLocalnet(args.positional[0], args.flags, passThrough);
       return;
     case 'export': {
       if (args.flags['for-zero-height'] !== undefined || args.flags['jail-allowed-addrs'] !== undefined) {
@@ -99,6 +100,7 @@ async function run(): Promise<void> {
       if (h !== undefined && (typeof h !== 'string' || !/^[1-9]\d*$/.test(h))) throw new Error(`--height expects a positive integer, got ${String(h)}`);
       const out = args.flags['output-document'];
       if (out !== undefined && typeof out !== 'string') throw new Error('--output-document expects a file path');
+      const { exportGenesisDoc } = await import('./export.js');
       const doc = await exportGenesisDoc({ home, height: h === undefined ? undefined : Number(h) });
       const text = JSON.stringify(doc, null, 2) + '\n';
       if (out) {
@@ -120,6 +122,7 @@ async function run(): Promise<void> {
       const skipUpgradeHeights = parseSkipUpgradeHeights(args.flags['unsafe-skip-upgrades']);
       const cfg = applyFlags(loadConfig(home), args.flags);
       const comet = cfg.config.consensus.engine === 'cometbft';
+      const [{ Node }, { CometNode }] = await Promise.all([import('./node.js'), import('./comet-node.js')]);
       const node = comet
         ? await CometNode.create(cfg, log, { skipUpgradeHeights, onCometExit: () => { void node.stop().finally(() => process.exit(1)); } })
         : await Node.create(cfg, log, { skipUpgradeHeights });
@@ -143,8 +146,3 @@ async function run(): Promise<void> {
       throw new Error(`unknown command ${args.command}\n\n${USAGE}`);
   }
 }
-
-run().catch((e: unknown) => {
-  process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
-});

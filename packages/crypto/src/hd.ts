@@ -1,6 +1,6 @@
 /** BIP-39 mnemonics and BIP-32/44 derivation (for dev accounts and tests). */
 import { pbkdf2Sync } from 'node:crypto';
-import { validateMnemonic } from '@scure/bip39';
+import { generateMnemonic as bip39Generate, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { HDKey } from '@scure/bip32';
 
@@ -26,6 +26,16 @@ export function derivePrivateKey(mnemonic: string, path: string): Uint8Array {
   const key = master(mnemonic).derive(path);
   if (!key.privateKey) throw new Error(`no private key at ${path}`);
   return key.privateKey;
+}
+
+/** A new BIP-39 mnemonic from the system's random generator: 24 words (256 bits) by default, as the SDK's `keys add`. */
+export function generateMnemonic(bits: 128 | 160 | 192 | 224 | 256 = 256): string {
+  return bip39Generate(wordlist, bits);
+}
+
+/** Whether `mnemonic` is a valid English BIP-39 mnemonic (words and checksum). */
+export function isValidMnemonic(mnemonic: string): boolean {
+  return validateMnemonic(mnemonic.trim().split(/\s+/).join(' '), wordlist);
 }
 
 export function hdPath(coinType: number, index: number): string {

@@ -8,4 +8,4 @@ export {
   secp256k1Address, uncompressSecp256k1, compressSecp256k1, ethAddress, secp256k1PublicKey, toChecksumAddress,
   ed25519PublicKey, ed25519Sign, ed25519Verify, randomBytes,
 } from './keys.js';
-export { DEV_MNEMONIC, derivePrivateKey, hdPath } from './hd.js';
+export { DEV_MNEMONIC, derivePrivateKey, generateMnemonic, hdPath, isValidMnemonic } from './hd.js';

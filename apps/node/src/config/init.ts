@@ -10,18 +10,12 @@ import { fromBech32 } from '@chain/crypto';
 import { appTomlTemplate, configTomlTemplate } from './templates.js';
 import { configDir } from './config.js';
 
-export const DEV_CHAIN_ID = 'chain_1337-1';
-export const BECH32_PREFIX = 'chain';
-export const BASE_DENOM = 'achain';
-export const DEV_BALANCE = '1000000000000000000000000'; // 10^24 achain = 10^6 chain
-export const DEV_MIN_GAS_PRICES = '1000000000achain';
-export const DEV_ACCOUNT_COUNT = 10;
-/** the genesis validator's self-delegation: 1000 chain (consensus power 1000 at 10^18 per unit) */
-export const GENESIS_SELF_DELEGATION = '1000000000000000000000';
-/** gov's min deposit: 10 chain (the original's 10 of its display denom), in `chaind dev` and `chaind init` */
-export const GOV_MIN_DEPOSIT = '10000000000000000000';
-/** `chaind dev`'s gov max deposit period and voting period (production: 48h and 120h) */
-export const DEV_GOV_PERIOD = '20s';
+export {
+  DEV_CHAIN_ID, BECH32_PREFIX, BASE_DENOM, DEV_BALANCE, DEV_MIN_GAS_PRICES, DEV_ACCOUNT_COUNT, GENESIS_SELF_DELEGATION, GOV_MIN_DEPOSIT, DEV_GOV_PERIOD,
+} from './constants.js';
+import {
+  DEV_CHAIN_ID, BECH32_PREFIX, BASE_DENOM, DEV_BALANCE, DEV_MIN_GAS_PRICES, DEV_ACCOUNT_COUNT, GENESIS_SELF_DELEGATION, GOV_MIN_DEPOSIT, DEV_GOV_PERIOD,
+} from './constants.js';
 
 export interface DevAccount {
   readonly index: number;
