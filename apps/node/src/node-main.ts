@@ -69,7 +69,10 @@ export async function runNodeCommand(argv: readonly string[]): Promise<void> {
   // the node side (engine, transports, CometBFT) is loaded only by the commands that run it: the client
   // commands and init start faster without it
   const { createLogger } = await import('@chain/server');
-  const log = createLogger(args.flags.log_level === 'debug' ? 'debug' : 'info');
+  // --log_level (e.g. "info,rest:debug") and --log_format json|plain from the start (config.toml's are applied
+  // when the node loads its config)
+  const level = typeof args.flags.log_level === 'string' ? args.flags.log_level : 'info';
+  const log = createLogger(level, 'node', undefined, args.flags.log_format === 'json' ? 'json' : 'plain');
   switch (args.command) {
     case undefined:
     case 'help':
