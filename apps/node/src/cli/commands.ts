@@ -576,6 +576,26 @@ async function accountOf(chain: CliChain, node: NodeClient, address: string): Pr
   return { accountNumber: BigInt(info.account_number), sequence: BigInt(info.sequence) };
 }
 
+/**
+ * What signing needs: the node, the chain id (the node's, checked against --chain-id; with --offline, --chain-id),
+ * and the signer's account number and sequence (--account-number / --sequence, else the node's; --offline needs both).
+ */
+async function signingContext(chain: CliChain, flags: CliArgs['flags'], address: string): Promise<{ node: NodeClient; chainId: string; accountNumber: bigint; sequence: bigint }> {
+  const node = client(flags);
+  const offline = bool(flags, 'offline');
+  const chainId = offline ? str(flags, 'chain-id') : await nodeChainId(node, flags);
+  if (!chainId) throw new Error('--offline needs --chain-id');
+  let accountNumber = uint(flags, 'account-number');
+  let sequence = uint(flags, 'sequence');
+  if (offline && (accountNumber === undefined || sequence === undefined)) throw new Error('--offline needs --account-number and --sequence');
+  if (accountNumber === undefined || sequence === undefined) {
+    const acc = await accountOf(chain, node, address);
+    accountNumber ??= acc.accountNumber;
+    sequence ??= acc.sequence;
+  }
+  return { node, chainId, accountNumber, sequence };
+}
+
 async function simulateGas(chain: CliChain, node: NodeClient, tx: PlainTx): Promise<bigint> {
   const raw = encodeTx(chain.registry, { ...tx, signatures: [] });
   const resp = await callQuery(chain, node, '/chain.tx.v1beta1.Service/Simulate', 'chain.tx.v1beta1.SimulateRequest', 'chain.tx.v1beta1.SimulateResponse', { tx_bytes: raw })
@@ -623,22 +643,11 @@ async function sendTx(ctx: Ctx, chain: CliChain, msgs: { typeUrl: string; value:
     return 0;
   }
   if (!signer) throw new Error('--from is required to sign: a key name or address of the keyring');
-  const node = client(flags);
-  const offline = bool(flags, 'offline');
-  const chainId = offline ? str(flags, 'chain-id') : await nodeChainId(node, flags);
-  if (!chainId) throw new Error('--offline needs --chain-id');
-  let accountNumber = uint(flags, 'account-number');
-  let sequence = uint(flags, 'sequence');
-  if (offline && (accountNumber === undefined || sequence === undefined)) throw new Error('--offline needs --account-number and --sequence');
-  if (accountNumber === undefined || sequence === undefined) {
-    const acc = await accountOf(chain, node, signer.info.address);
-    accountNumber ??= acc.accountNumber;
-    sequence ??= acc.sequence;
-  }
+  const { node, chainId, accountNumber, sequence } = await signingContext(chain, flags, signer.info.address);
   const pub = pubKeyAny(chain.registry, signer.info.algo, signer.info.pubkey);
   let gas: bigint;
   if (t.gas === 'auto' || bool(flags, 'dry-run')) {
-    if (offline) throw new Error('--gas auto and --dry-run need the node (not --offline)');
+    if (bool(flags, 'offline')) throw new Error('--gas auto and --dry-run need the node (not --offline)');
     const sim = withSigner(unsignedTx(anys, { memo: t.memo, timeoutHeight: t.timeoutHeight, fee: feeOf(t, 0n), gasLimit: 0n, payer, granter }), pub, sequence);
     const used = await simulateGas(chain, node, sim);
     gas = BigInt(Math.ceil(Number(used) * t.adjustment));
@@ -706,18 +715,7 @@ async function txSpecial(ctx: Ctx, what: string, a: CliArgs): Promise<number> {
     case 'sign': {
       let tx = readTxFile(chain, arg);
       const signer = resolveSigner(ctx, flags, true)!;
-      const node = client(flags);
-      const offline = bool(flags, 'offline');
-      const chainId = offline ? str(flags, 'chain-id') : await nodeChainId(node, flags);
-      if (!chainId) throw new Error('--offline needs --chain-id');
-      let accountNumber = uint(flags, 'account-number');
-      let sequence = uint(flags, 'sequence');
-      if (offline && (accountNumber === undefined || sequence === undefined)) throw new Error('--offline needs --account-number and --sequence');
-      if (accountNumber === undefined || sequence === undefined) {
-        const acc = await accountOf(chain, node, signer.info.address);
-        accountNumber ??= acc.accountNumber;
-        sequence ??= acc.sequence;
-      }
+      const { node, chainId, accountNumber, sequence } = await signingContext(chain, flags, signer.info.address);
       tx = withSigner(tx, pubKeyAny(chain.registry, signer.info.algo, signer.info.pubkey), sequence);
       tx = signTx(chain.registry, tx, { algo: signer.info.algo, privkey: await signer.keyring.privateKey(signer.info.name) }, chainId, accountNumber);
       const text = render(txToJson(chain.registry, tx), 'json');
