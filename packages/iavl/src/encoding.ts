@@ -89,26 +89,6 @@ export function readUvarint(buf: Uint8Array, off: number): [number, number] {
   }
 }
 
-/** Big-endian 8-byte encoding of a non-negative safe integer at `off`. */
-export function putBE64(out: Uint8Array, off: number, n: number): void {
-  const hi = Math.floor(n / 0x1_0000_0000);
-  const lo = n >>> 0;
-  out[off] = hi >>> 24;
-  out[off + 1] = (hi >>> 16) & 0xff;
-  out[off + 2] = (hi >>> 8) & 0xff;
-  out[off + 3] = hi & 0xff;
-  out[off + 4] = lo >>> 24;
-  out[off + 5] = (lo >>> 16) & 0xff;
-  out[off + 6] = (lo >>> 8) & 0xff;
-  out[off + 7] = lo & 0xff;
-}
-
-export function readBE64(buf: Uint8Array, off: number): number {
-  const hi = ((buf[off]! << 24) | (buf[off + 1]! << 16) | (buf[off + 2]! << 8) | buf[off + 3]!) >>> 0;
-  const lo = ((buf[off + 4]! << 24) | (buf[off + 5]! << 16) | (buf[off + 6]! << 8) | buf[off + 7]!) >>> 0;
-  return hi * 0x1_0000_0000 + lo;
-}
-
 export function concatBytes(...parts: Uint8Array[]): Bytes {
   let n = 0;
   for (const p of parts) n += p.length;

@@ -8,6 +8,7 @@
  * orphan list per version (IAVL's legacy orphan scheme, packed).
  */
 import type { ClassicLevel } from 'classic-level';
+import { readBE64, writeBE64 } from '@chain/store';
 import { NodeCache } from './cache.js';
 import {
   type Bytes,
@@ -16,9 +17,7 @@ import {
   compareBytes,
   concatBytes,
   copyBytes,
-  putBE64,
   putUvarint,
-  readBE64,
   readUvarint,
 } from './encoding.js';
 import { HASH_SIZE, Node, decodeNode, encodeNodeInto, encodedSizeBound, innerHash, leafHash } from './node.js';
@@ -178,7 +177,7 @@ class NodeReader {
     const k = new Uint8Array(this.prefix.length + 9);
     k.set(this.prefix, 0);
     k[this.prefix.length] = K_NODE;
-    putBE64(k, this.prefix.length + 1, chunk);
+    writeBE64(k, this.prefix.length + 1, chunk);
     return k;
   }
 
@@ -203,7 +202,7 @@ class NodeReader {
     let rec: Uint8Array | undefined;
     if (chunk === this.lastChunk) rec = this.lastRec;
     else {
-      putBE64(this.keyBuf, this.prefix.length + 1, chunk);
+      writeBE64(this.keyBuf, this.prefix.length + 1, chunk);
       rec = this.db.getSync(this.keyBuf);
       this.reads++;
       this.lastChunk = rec === undefined ? -1 : chunk;
@@ -521,7 +520,7 @@ export class IavlTree extends TreeReads {
     const k = new Uint8Array(this.prefix.length + 9);
     k.set(this.prefix, 0);
     k[this.prefix.length] = K_ROOT;
-    putBE64(k, this.prefix.length + 1, version);
+    writeBE64(k, this.prefix.length + 1, version);
     return k;
   }
 
@@ -530,7 +529,7 @@ export class IavlTree extends TreeReads {
     const k = new Uint8Array(p + 9);
     k.set(this.prefix, 0);
     k[p] = K_ORPHAN;
-    putBE64(k, p + 1, to);
+    writeBE64(k, p + 1, to);
     return k;
   }
 
@@ -786,7 +785,7 @@ export class IavlTree extends TreeReads {
         const k = off;
         arena.set(this.prefix, off);
         arena[off + p] = K_NODE;
-        putBE64(arena, off + p + 1, chunk);
+        writeBE64(arena, off + p + 1, chunk);
         off += p + 9;
         const v = off;
         arena[off] = count;
@@ -809,12 +808,12 @@ export class IavlTree extends TreeReads {
     let rec: Uint8Array;
     if (root === undefined) {
       rec = new Uint8Array(8);
-      putBE64(rec, 0, this.nextId);
+      writeBE64(rec, 0, this.nextId);
     } else {
       rec = new Uint8Array(HASH_SIZE + 16);
       rec.set(root.hash!, 0);
-      putBE64(rec, HASH_SIZE, root.id);
-      putBE64(rec, HASH_SIZE + 8, this.nextId);
+      writeBE64(rec, HASH_SIZE, root.id);
+      writeBE64(rec, HASH_SIZE + 8, this.nextId);
     }
     out.put(this.rootKey(version), rec);
     if (this.orphans.size > 0) {

@@ -21,5 +21,7 @@ export {
   decodeVersionValue,
   encodeMeta,
   decodeMeta,
+  writeBE64,
+  readBE64,
 } from './layout.js';
 export { compareBytes, bytesEqual } from './keys.js';
