@@ -89,6 +89,9 @@ interface TxPlan {
   events: Condition[];
   /** conditions on tx.height the height range does not express, checked per candidate */
   residual: Condition[];
+  /** the event conditions' value matchers, made once per search (verify runs per candidate) */
+  matchers?: { tag: string; match: (value: string) => boolean }[];
+  residualQuery?: Query;
 }
 
 export class TxIndexer {
@@ -288,11 +291,11 @@ export class TxIndexer {
    */
   private async verify(p: Uint8Array, plan: TxPlan): Promise<boolean> {
     const { height, index } = readPos(p, 0);
-    if (plan.residual.length > 0 && !Query.fromConditions(plan.residual).matches({ 'tx.height': [String(height)] })) return false;
+    if (plan.residual.length > 0 && !(plan.residualQuery ??= Query.fromConditions(plan.residual)).matches({ 'tx.height': [String(height)] })) return false;
     if (plan.events.length === 0) return true;
     const events = await this.loadEvents(height, index);
     if (!events) return false;
-    const matchers = plan.events.map((c) => ({ tag: c.tag, match: kvValueMatcher(c) }));
+    const matchers = (plan.matchers ??= plan.events.map((c) => ({ tag: c.tag, match: kvValueMatcher(c) })));
     for (const e of events) {
       if (!e.type) continue;
       const ok = matchers.every(({ tag, match }) => e.attributes.some((a) => !!a.key && a.index !== false && `${e.type}.${a.key}` === tag && match(a.value)));
