@@ -1,6 +1,7 @@
 /** Helpers for the `chaind localnet` e2e tests: the CLI, pids, heights and blocks of the nodes. */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rpcCall } from './clients.js';
 
@@ -62,4 +63,26 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(everyMs);
   }
+}
+
+/**
+ * `chaind localnet start` in a new temporary folder (`tag` names it): builds CometBFT first if needed (a few
+ * minutes, once). Returns the folder, the CLI's output and the nodes of localnet.json.
+ */
+export async function startLocalnet(tag: string, args: string[]): Promise<{ dir: string; out: string; nodes: LnNode[] }> {
+  const { ensureCometbft } = await import('@chain/cometbft');
+  await ensureCometbft({ log: (l) => process.stderr.write(`${l}\n`) });
+  const dir = mkdtempSync(join(tmpdir(), `chaind-${tag}-`));
+  const out = await chaind(['localnet', 'start', '--home', dir, ...args]);
+  return { dir, out, nodes: readNodes(dir) };
+}
+
+/** Stops the localnet in `dir` (unless `stopped`), SIGKILLs whatever of it survived, and removes the folder. */
+export async function teardownLocalnet(dir: string | undefined, o: { stopped?: boolean } = {}): Promise<void> {
+  if (!dir) return;
+  if (!o.stopped) await chaind(['localnet', 'stop', '--home', dir]).catch(() => undefined);
+  let nodes: LnNode[] = [];
+  try { nodes = readNodes(dir); } catch { /* no localnet.json */ }
+  for (const p of nodes.flatMap((n) => n.pids)) if (alive(p)) process.kill(p, 'SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
 }

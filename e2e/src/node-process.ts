@@ -1,15 +1,16 @@
 /** Starts a real `chaind` process on free ports in a temporary home, for end-to-end tests. */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { initHome } from '@chain/node';
+import { chaind, startLocalnet } from './localnet.js';
+import type { LnNode } from './localnet.js';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const MAIN = new URL('../../apps/node/src/main.ts', import.meta.url).pathname;
 const ROOT = new URL('../..', import.meta.url).pathname;
-const CHAIND = new URL('../../apps/node/bin/chaind.mjs', import.meta.url).pathname;
 
 /** ports this process has handed out: the kernel may give a just-released port to the next bind(0) */
 const handedOut = new Set<number>();
@@ -183,30 +184,25 @@ export async function startTargetNode(opts: StartOptions = {}): Promise<NodeHand
     return startNode({ ...opts, home });
   }
   if (opts.home !== undefined || opts.consensus !== undefined) throw new Error('startTargetNode: home/consensus are not supported with E2E_TARGET=localnet');
-  const { ensureCometbft } = await import('@chain/cometbft');
-  await ensureCometbft({ log: (l) => process.stderr.write(`${l}\n`) });
-  const dir = mkdtempSync(join(tmpdir(), 'chaind-e2e-localnet-'));
-  const cli = (args: string[]): Promise<string> => new Promise((resolve, reject) => {
-    execFile(process.execPath, [CHAIND, ...args], { cwd: ROOT, timeout: 300_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`chaind ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
-      else resolve(stdout);
-    });
-  });
   const patchArgs: string[] = [];
+  let patchDir: string | undefined;
   if (opts.patchGenesis) {
-    // the patch is the difference the callback makes to the dev genesis, handed to `--genesis-patch` as a whole app_state/consensus copy
-    const probe = mkdtempSync(join(tmpdir(), 'chaind-e2e-genesis-'));
-    initHome({ home: probe, dev: true });
-    const genesis = JSON.parse(readFileSync(join(probe, 'config', 'genesis.json'), 'utf8'));
-    rmSync(probe, { recursive: true, force: true });
+    // the patch is what the callback changes in a dev genesis (a JSON merge patch for `--genesis-patch`)
+    patchDir = mkdtempSync(join(tmpdir(), 'chaind-e2e-genesis-'));
+    initHome({ home: patchDir, dev: true });
+    const genesis = JSON.parse(readFileSync(join(patchDir, 'config', 'genesis.json'), 'utf8'));
     const before = JSON.stringify(genesis);
     opts.patchGenesis(genesis);
-    const patch = jsonDiff(JSON.parse(before), genesis);
-    writeFileSync(join(dir, 'genesis-patch.json'), JSON.stringify(patch ?? {}));
-    patchArgs.push('--genesis-patch', join(dir, 'genesis-patch.json'));
+    writeFileSync(join(patchDir, 'genesis-patch.json'), JSON.stringify(jsonDiff(JSON.parse(before), genesis) ?? {}));
+    patchArgs.push('--genesis-patch', join(patchDir, 'genesis-patch.json'));
   }
-  await cli(['localnet', 'start', '--home', dir, '--validators', String(TARGET_VALIDATORS), '--timeout-commit', opts.timeoutCommit ?? '200ms', ...patchArgs, '--', ...(opts.extraArgs ?? [])]);
-  const nodes = JSON.parse(readFileSync(join(dir, 'localnet.json'), 'utf8')).nodes as { rest: string; rpc: string; grpc: string; eth: string; ethWs: string; pids: number[]; home: string }[];
+  let dir: string;
+  let nodes: LnNode[];
+  try {
+    ({ dir, nodes } = await startLocalnet('e2e-localnet', ['--validators', String(TARGET_VALIDATORS), '--timeout-commit', opts.timeoutCommit ?? '200ms', ...patchArgs, '--', ...(opts.extraArgs ?? [])]));
+  } finally {
+    if (patchDir) rmSync(patchDir, { recursive: true, force: true });
+  }
   const n = nodes[0]!;
   let stopped = false;
   const handle: NodeHandle = {
@@ -230,7 +226,7 @@ export async function startTargetNode(opts: StartOptions = {}): Promise<NodeHand
     async stop() {
       if (stopped) return;
       stopped = true;
-      await cli(['localnet', 'stop', '--home', dir]);
+      await chaind(['localnet', 'stop', '--home', dir]);
     },
     async kill() {
       for (const node of nodes) for (const pid of node.pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }

@@ -7,13 +7,11 @@
  * set drops it while the other three go on.
  */
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureCometbft } from '@chain/cometbft';
 import { toBech32 } from '@chain/crypto';
 import { getJson, rpcCall } from '../src/clients.js';
-import { alive, blockAt, chaind, height, readNodes, until, waitHeight } from '../src/localnet.js';
+import { blockAt, chaind, height, readNodes, until, waitHeight, startLocalnet, teardownLocalnet } from '../src/localnet.js';
 import type { LnNode } from '../src/localnet.js';
 
 const E18 = 10n ** 18n;
@@ -24,19 +22,11 @@ describe('e2e: chaind localnet double-sign (a second signer of one validator\'s 
   let nodes: LnNode[] = [];
 
   before(async function () {
-    this.timeout(20 * 60_000);
-    await ensureCometbft({ log: (l) => process.stderr.write(`${l}\n`) });
-    dir = mkdtempSync(join(tmpdir(), 'chaind-localnet-dsign-'));
-    await chaind(['localnet', 'start', '--home', dir, '--validators', '4', '--timeout-commit', '1s']);
-    nodes = readNodes(dir);
+    this.timeout(20 * 60_000); // the first CometBFT build takes a few minutes
+    ({ dir, nodes } = await startLocalnet('localnet-dsign', ['--validators', '4', '--timeout-commit', '1s']));
   });
 
-  after(async () => {
-    if (dir) await chaind(['localnet', 'stop', '--home', dir]).catch(() => undefined);
-    try { nodes = readNodes(dir); } catch { /* no file */ }
-    for (const p of nodes.flatMap((n) => n.pids)) if (alive(p)) process.kill(p, 'SIGKILL');
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => teardownLocalnet(dir));
 
   it('DuplicateVoteEvidence is committed; the validator is tombstoned, jailed, slashed and listed by /chain/evidence/v1beta1/evidence', async () => {
     const rest = async (n: LnNode, path: string): Promise<any> => {

@@ -5,15 +5,13 @@
  * blocks (with 2000 of 6000 power, the other four alone are not > 2/3: blocks after the change need it).
  */
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SigningStargateClient, GasPrice } from '@cosmjs/stargate';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/ed25519/keys';
-import { ensureCometbft } from '@chain/cometbft';
 import { fromBech32, toBech32 } from '@chain/crypto';
 import { devWallet, getJson, rpcCall, WsSubscription, DENOM } from '../src/clients.js';
-import { alive, blockAt, chaind, height, readNodes, until, waitHeight } from '../src/localnet.js';
+import { alive, blockAt, chaind, height, readNodes, until, waitHeight, startLocalnet, teardownLocalnet } from '../src/localnet.js';
 import type { LnNode } from '../src/localnet.js';
 
 const E18 = 10n ** 18n;
@@ -24,19 +22,11 @@ describe('e2e: chaind localnet add-node, and a validator created by a tx that st
   let nodes: LnNode[] = [];
 
   before(async function () {
-    this.timeout(20 * 60_000);
-    await ensureCometbft({ log: (l) => process.stderr.write(`${l}\n`) });
-    dir = mkdtempSync(join(tmpdir(), 'chaind-localnet-join-'));
-    await chaind(['localnet', 'start', '--home', dir, '--validators', '4', '--timeout-commit', '1s']);
-    nodes = readNodes(dir);
+    this.timeout(20 * 60_000); // the first CometBFT build takes a few minutes
+    ({ dir, nodes } = await startLocalnet('localnet-join', ['--validators', '4', '--timeout-commit', '1s']));
   });
 
-  after(async () => {
-    if (dir) await chaind(['localnet', 'stop', '--home', dir]).catch(() => undefined);
-    try { nodes = readNodes(dir); } catch { /* no file */ }
-    for (const p of nodes.flatMap((n) => n.pids)) if (alive(p)) process.kill(p, 'SIGKILL');
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => teardownLocalnet(dir));
 
   it('`localnet add-node` starts a 5th node that is not a validator and syncs the chain from the others', async () => {
     const out = await chaind(['localnet', 'add-node', '--home', dir]);

@@ -6,16 +6,14 @@
  * until SIGCONT, and `localnet stop` leaves no process behind.
  */
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SigningStargateClient, GasPrice } from '@cosmjs/stargate';
 import { Contract, ContractFactory, Interface, JsonRpcProvider, Wallet, id as keccakId, parseEther } from 'ethers';
-import { ensureCometbft } from '@chain/cometbft';
 import { devAccounts } from '@chain/node';
 import { devWallet, fee, getJson, postJson, rpcCall, WsSubscription, DENOM } from '../src/clients.js';
 import { EthWs } from '../src/eth-rpc-client.js';
-import { alive, blockAt, chaind, height, sleep, waitHeight } from '../src/localnet.js';
+import { alive, blockAt, chaind, height, sleep, waitHeight, startLocalnet, teardownLocalnet } from '../src/localnet.js';
 import type { LnNode } from '../src/localnet.js';
 import { compileToken } from '../src/solidity.js';
 
@@ -27,19 +25,13 @@ describe('e2e: chaind localnet (4 validators, each chaind + CometBFT)', function
 
   before(async function () {
     this.timeout(20 * 60_000); // the first CometBFT build (go install) takes a few minutes
-    await ensureCometbft({ log: (l) => process.stderr.write(`${l}\n`) });
-    dir = mkdtempSync(join(tmpdir(), 'chaind-localnet-'));
-    const out = await chaind(['localnet', 'start', '--home', dir, '--validators', '4', '--timeout-commit', '1s']);
+    let out: string;
+    ({ dir, out, nodes } = await startLocalnet('localnet', ['--validators', '4', '--timeout-commit', '1s']));
     expect(out).to.match(/4 validators running/);
-    nodes = JSON.parse(readFileSync(join(dir, 'localnet.json'), 'utf8')).nodes;
   });
 
-  after(async () => {
-    if (!stopped && dir) await chaind(['localnet', 'stop', '--home', dir]).catch(() => undefined);
-    // whatever happened, no process of this localnet survives the test
-    for (const p of nodes.flatMap((n) => n.pids)) if (alive(p)) process.kill(p, 'SIGKILL');
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  // whatever happened, no process of this localnet survives the test
+  after(() => teardownLocalnet(dir, { stopped }));
 
   it('localnet.json lists 4 nodes with endpoints and two live pids each; status shows heights and 3 peers each', async () => {
     expect(nodes).to.have.length(4);
