@@ -224,6 +224,23 @@ export function isRpcError(json: unknown): boolean {
 }
 
 /**
+ * Whether CometBFT v0.38.26 answers a POST body with nothing (an empty 200): JSON null, an object without an id
+ * (or id null) whose jsonrpc and method are strings or absent (a notification), or a batch of only those.
+ */
+export function cometNotificationsOnly(body: string | Uint8Array | undefined): boolean {
+  let v: unknown;
+  try { v = JSON.parse(typeof body === 'string' ? body : Buffer.from(body ?? []).toString('utf8')); } catch { return false; }
+  const one = (x: unknown): boolean => {
+    if (x === null) return true;
+    if (typeof x !== 'object' || Array.isArray(x)) return false;
+    const r = x as Record<string, unknown>;
+    const str = (k: string): boolean => r[k] === undefined || r[k] === null || typeof r[k] === 'string';
+    return (r.id === undefined || r.id === null) && str('jsonrpc') && str('method');
+  };
+  return Array.isArray(v) ? v.every(one) : one(v);
+}
+
+/**
  * CometBFT RPC over HTTP (CMT rpc/jsonrpc/server), by form. POST `/`: method results and errors 200,
  * malformed JSON 500 with -32700 and no id, a body above max_body_bytes 400 with -32600, an empty body
  * the endpoint list. URI GET `/<method>?…`: id -1, results 200, errors 500, ws-only methods 404 -32601.

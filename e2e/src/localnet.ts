@@ -72,9 +72,17 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
 export async function startLocalnet(tag: string, args: string[]): Promise<{ dir: string; out: string; nodes: LnNode[] }> {
   const { ensureCometbft } = await import('@chain/cometbft');
   await ensureCometbft({ log: (l) => process.stderr.write(`${l}\n`) });
-  const dir = mkdtempSync(join(tmpdir(), `chaind-${tag}-`));
-  const out = await chaind(['localnet', 'start', '--home', dir, ...args]);
-  return { dir, out, nodes: readNodes(dir) };
+  for (let attempt = 1; ; attempt++) {
+    const dir = mkdtempSync(join(tmpdir(), `chaind-${tag}-`));
+    try {
+      const out = await chaind(['localnet', 'start', '--home', dir, ...args]);
+      return { dir, out, nodes: readNodes(dir) };
+    } catch (e) {
+      await teardownLocalnet(dir);
+      // the free ports it picked can be taken by another process before its nodes bind them: pick again, once
+      if (attempt >= 2 || !/EADDRINUSE/.test((e as Error).message)) throw e;
+    }
+  }
 }
 
 /** Stops the localnet in `dir` (unless `stopped`), SIGKILLs whatever of it survived, and removes the folder. */
