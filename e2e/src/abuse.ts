@@ -244,12 +244,14 @@ export function cometNotificationsOnly(body: string | Uint8Array | undefined): b
  * CometBFT RPC over HTTP (CMT rpc/jsonrpc/server), by form. POST `/`: method results and errors 200,
  * malformed JSON 500 with -32700 and no id, a body above max_body_bytes 400 with -32600, an empty body
  * the endpoint list. URI GET `/<method>?…`: id -1, results 200, errors 500, ws-only methods 404 -32601.
- * Unknown paths: `404 page not found`. Malformed HTTP: Go's plain-text 400 / 431.
+ * Unknown paths (`#` is a path character): `404 page not found`; unclean ones (`//x`, `/./x`): 307 to the clean
+ * path. Malformed HTTP and bad escapes: Go's plain-text 400 / 431.
  */
 export function checkComet(a: RawAnswer, o: { form: 'post' | 'uri'; emptyOk?: boolean }): string | undefined {
   if (a.status <= 0) return a.status < 0 ? 'no answer (hang)' : 'connection closed without an answer';
   if (a.status === 404 && a.text === '404 page not found\n') return undefined;
   if ((a.status === 400 || a.status === 431) && a.headers['content-type']?.startsWith('text/plain')) return undefined;
+  if (a.status === 307 && a.headers.location?.startsWith('/')) return undefined; // ServeMux: to the clean path
   if (a.status === 200 && a.text === '' && o.emptyOk) return undefined; // notifications only
   if (a.status === 200 && a.headers['content-type'] === 'text/html' && a.text.includes('Available endpoints')) return o.emptyOk ? undefined : 'endpoint list for a non-empty request';
   if (a.json === undefined || !/^application\/json/.test(a.headers['content-type'] ?? '')) return `not JSON: ${a.text.slice(0, 100)}`;

@@ -10,6 +10,7 @@ import { toBase64, toHex } from '@cosmjs/encoding';
 import { sha256 } from '@cosmjs/crypto';
 import { QueryBalanceRequest, QueryBalanceResponse } from 'cosmjs-types/cosmos/bank/v1beta1/query';
 import { Socket } from 'node:net';
+import { http as rawTarget } from '../src/abuse.js';
 import WebSocket from 'ws';
 import { startNode, startTargetNode, E2E_TARGET, TARGET_VALIDATORS } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
@@ -528,6 +529,25 @@ describe('e2e: CometBFT v0.38 RPC (cosmjs Comet38Client, raw JSON-RPC, URI, webs
     const unknown = await rawHttp(`${node.rpcUrl}/nope`);
     expect(unknown.status).to.equal(404);
     expect(unknown.text).to.equal('404 page not found\n');
+    // request targets as Go's net/http and ServeMux read them (seen from CometBFT v0.38.26 built with Go 1.26):
+    // '#' is a path character, paths are percent-decoded per segment, unclean paths are redirected (307)
+    const port = Number(new URL(node.rpcUrl).port);
+    const targets: [string, number, string?][] = [
+      ['/#?-?[Z}#9]', 404], ['/#', 404], ['/status#x', 404], ['/%2Fstatus', 404], ['/status/', 404], ['/%2E%2E/status', 404],
+      ['//status', 307, '/status'], ['/./status', 307, '/status'], ['/a/../status', 307, '/status'], ['/.', 307, '/'], ['/..', 307, '/'],
+      ['/a/../st%61tus?h=1', 307, '/st%2561tus?h=1'], ['/%zz', 400], ['/a b', 400], ['status', 400],
+      ['/st%61tus', 200], ['/status?x=1#2', 200], ['/block?height=1;x=2', 200], ['/block?height=%zz', 200], ['/?x#y', 200],
+    ];
+    for (const [target, status, location] of targets) {
+      const a = await rawTarget(port, { method: 'GET', path: target });
+      expect(a.status, target).to.equal(status);
+      if (status === 404) expect(a.text, target).to.equal('404 page not found\n');
+      if (status === 400) expect(a.text, target).to.equal('400 Bad Request');
+      if (location !== undefined) {
+        expect(a.headers.location, target).to.equal(location);
+        expect(a.text, target).to.equal(`<a href="${location}">Temporary Redirect</a>.\n\n`);
+      }
+    }
     const list = await rawHttp(`${node.rpcUrl}/`);
     expect(list.status).to.equal(200);
     expect(list.headers.get('content-type')).to.equal('text/html');

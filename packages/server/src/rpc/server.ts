@@ -26,6 +26,7 @@ import { RpcError, RpcErrors } from './errors.js';
 import { METHODS, isCacheable, parseRpcQuery } from './methods.js';
 import type { MethodDef } from './methods.js';
 import { decodeJsonParams, decodeUriParams, ParamError } from './params.js';
+import { goCleanPath, goQuery, goRedirect, goRouteName, parseGoTarget } from './go-url.js';
 import type { Params } from './params.js';
 import { eventDataJson } from './events.js';
 import { readBody } from '../http-body.js';
@@ -269,19 +270,19 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
   };
 
   /** URI form `GET /<method>?…` (CometBFT `makeHTTPHandler`); `id` is always -1. */
-  const handleUri = async (def: MethodDef, url: URL, res: ServerResponse): Promise<void> => {
-    const done = metrics?.startRequest('cometbft_rpc', methodLabel(url.pathname.slice(1)));
+  const handleUri = async (def: MethodDef, name: string, query: URLSearchParams, res: ServerResponse): Promise<void> => {
+    const done = metrics?.startRequest('cometbft_rpc', methodLabel(name));
     try {
-      await handleUriOne(def, url, res);
+      await handleUriOne(def, query, res);
     } finally {
       done?.(res.statusCode >= 400);
     }
   };
-  const handleUriOne = async (def: MethodDef, url: URL, res: ServerResponse): Promise<void> => {
+  const handleUriOne = async (def: MethodDef, query: URLSearchParams, res: ServerResponse): Promise<void> => {
     if (def.wsOnly) { sendJson(res, 404, errorResponse(-1, RpcErrors.methodNotFound())); return; }
     let p: Params;
     try {
-      p = decodeUriParams(def.params, url.searchParams);
+      p = decodeUriParams(def.params, query);
     } catch (e) {
       if (!(e instanceof ParamError)) throw e;
       sendJson(res, 500, errorResponse(-1, new RpcError(-32602, 'Invalid params', `error converting http params to arguments: ${e.message}`)));
@@ -304,10 +305,11 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
     void (async () => {
       try {
         baseHeaders(res, req);
-        let url: URL;
-        try {
-          url = new URL(req.url ?? '/', 'http://localhost');
-        } catch {
+        // the request target as Go's net/http and ServeMux read it (CometBFT serves through them)
+        const target = parseGoTarget(req.url ?? '/');
+        if (target === undefined) {
+          res.setHeader('Connection', 'close');
+          if (req.url === '*') { res.statusCode = 400; res.end(); return; }
           sendText(res, 400, '400 Bad Request');
           return;
         }
@@ -318,15 +320,23 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
           res.end();
           return;
         }
-        const path = url.pathname;
-        if (path === '/' || path === '') { await handleJsonRpc(req, res); return; }
-        const name = path.slice(1);
-        const def = methodDef(name);
-        if (def) { await handleUri(def, url, res); return; }
+        const clean = goCleanPath(target.escapedPath);
+        if (clean !== target.escapedPath) {
+          const { location, body } = goRedirect(clean, target.rawQuery);
+          res.statusCode = 307;
+          res.setHeader('Location', location);
+          if (req.method === 'GET' || req.method === 'HEAD') res.setHeader('Content-Type', 'text/html; charset=utf-8');
+          res.end(req.method === 'GET' ? body : undefined);
+          return;
+        }
+        const name = goRouteName(clean);
+        const def = name === undefined ? undefined : methodDef(name);
+        if (def && name !== undefined) { await handleUri(def, name, goQuery(target.rawQuery), res); return; }
         if (name === 'websocket') {
           sendText(res, 400, "Bad Request\nwebsocket: the client is not using the websocket protocol: 'upgrade' token not found in 'Connection' header\n");
           return;
         }
+        if (target.path === '/') { await handleJsonRpc(req, res); return; }
         sendText(res, 404, '404 page not found\n');
       } catch (e) {
         log.error('rpc request failed', { err: (e as Error).stack ?? String(e) });
