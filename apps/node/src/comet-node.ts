@@ -18,6 +18,7 @@ import type { App } from '@chain/app';
 import { AbciServer } from '@chain/abci-server';
 import { ensureCometbft } from '@chain/cometbft';
 import { CommitStore } from '@chain/store';
+import { storeOptions } from './config/store-options.js';
 import type { NodeConfig } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { readGenesis } from './config/init.js';
@@ -127,7 +128,7 @@ export class CometNode {
     const genesis = readGenesis(config.home);
     const dataDir = join(config.home, 'data');
     mkdirSync(dataDir, { recursive: true });
-    const store = await CommitStore.open(join(dataDir, 'chain.db'));
+    const store = await CommitStore.open(join(dataDir, 'chain.db'), storeOptions(config.app));
     try {
       const jsonRpc = config.app['json-rpc'];
       const parts = createChainApp({

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { App } from '@chain/app';
 import { CommitStore } from '@chain/store';
+import { storeOptions } from './config/store-options.js';
 import { EventBus } from '@chain/events';
 import { TxIndexer, txEventMap } from '@chain/indexer';
 import { Engine, Mempool, MempoolError, fromTimestamp, seedOfPrivValidatorKey } from '@chain/consensus';
@@ -68,7 +69,7 @@ export class Node {
     const valKey = readValidatorKey(config.home);
     const dataDir = join(config.home, 'data');
     mkdirSync(dataDir, { recursive: true });
-    const store = await CommitStore.open(join(dataDir, 'chain.db'));
+    const store = await CommitStore.open(join(dataDir, 'chain.db'), storeOptions(config.app));
     try {
       let engineRef: Engine | undefined;
       const jsonRpc = config.app['json-rpc'];

@@ -154,7 +154,11 @@ export function finalizeBlockToPb(r: FinalizeBlockResponse): PbObject {
 }
 
 export function queryToPb(r: QueryResponse): PbObject {
-  return { code: r.code, log: r.log, info: '', index: '0', key: new Uint8Array(), value: r.value, height: String(r.height), codespace: r.codespace };
+  const out: PbObject = {
+    code: r.code, log: r.log, info: '', index: '0', key: r.key ?? new Uint8Array(), value: r.value, height: String(r.height), codespace: r.codespace,
+  };
+  if (r.proofOps !== undefined) out.proof_ops = { ops: r.proofOps.map((o) => ({ type: o.type, key: o.key, data: o.data })) };
+  return out;
 }
 
 export const bytesOf = u8;

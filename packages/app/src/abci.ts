@@ -5,6 +5,7 @@
  * CometBFT unchanged. Field names follow the protos (`abci/types.proto`) in camelCase.
  */
 import type { Event } from '@chain/events';
+import type { ProofOp } from '@chain/store';
 import type { ValidatorUpdate } from './module.js';
 
 /** `types.ConsensusParams` (v0.38). Only `block` is hashed into the header. */
@@ -179,6 +180,10 @@ export interface QueryResponse {
   log: string;
   value: Uint8Array;
   height: number;
+  /** the queried key (raw store queries echo it, as the SDK's) */
+  key?: Uint8Array;
+  /** with `prove` on a raw store path: the ICS-23 proof ops (`ics23:iavl`, then `ics23:simple`) */
+  proofOps?: ProofOp[];
 }
 
 /** The ABCI application a consensus engine drives (embedded engine or CometBFT over a socket). */

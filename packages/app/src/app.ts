@@ -3,7 +3,7 @@
  * CometBFT v0.38's), so the embedded engine and CometBFT drive the very same object; the module manager
  * runs the modules' genesis and block hooks in the orders of the app config.
  */
-import { branch, nextAppHash } from '@chain/store';
+import { branch, VersionNotFoundError } from '@chain/store';
 import type { BatchOp, CacheKVStore, CommitStore, KVStore } from '@chain/store';
 import { Errors, abciInfo, ChainError } from '@chain/errors';
 import type { ProtoRegistry, ProtoObject } from '@chain/codec';
@@ -22,6 +22,7 @@ import type { AppModule } from './module.js';
 import { ModuleManager } from './manager.js';
 import type { AppConfig } from './app-config.js';
 import { queryErrorToAbci } from './query-errors.js';
+import { isStoreQuery, queryStore } from './store-query.js';
 import type { BlockDryRun, BlockReplay, ReplayBlockRequest } from './replay.js';
 import type {
   AbciApplication, CheckTxRequest, CommitListener, CommitResponse, ExecTxResult, FinalizeBlockRequest, FinalizeBlockResponse,
@@ -271,7 +272,8 @@ export class App implements AbciApplication {
     this.pendingHeight = req.height;
     // checks and queries that ran while the block executed saw the last block's info; from now on, this one
     this.lastBlock = block;
-    const appHash = nextAppHash(this.store.lastAppHash, state.changes());
+    // the state trees take the block's changes now (the app hash is FinalizeBlock's answer); Commit writes them
+    const appHash = await this.store.prepare(req.height, state.changes());
     return { events, txResults, validatorUpdates, appHash };
   }
 
@@ -323,6 +325,7 @@ export class App implements AbciApplication {
    */
   async query(req: QueryRequest): Promise<QueryResponse> {
     const height = req.height && req.height > 0 ? req.height : this.store.lastHeight;
+    if (isStoreQuery(req.path)) return queryStore(this.store, req, height);
     try {
       const route = this.router.queryRoute(req.path);
       if (!route) throw Errors.UnknownRequest.wrap(`unknown query path: ${req.path}`);
@@ -352,7 +355,14 @@ export class App implements AbciApplication {
   async atHeight<T>(height: number | undefined, fn: (ctx: Context) => T | Promise<T>): Promise<T> {
     const h = height && height > 0 ? height : this.store.lastHeight;
     if (h > this.store.lastHeight) throw Errors.InvalidHeight.wrap(`cannot query with height in the future; please provide a valid height`);
-    const view = await this.store.openView(h);
+    let view: Awaited<ReturnType<CommitStore['openView']>>;
+    try {
+      view = await this.store.openView(h);
+    } catch (e) {
+      // baseapp CreateQueryContext: a state no longer kept (pruned)
+      if (e instanceof VersionNotFoundError) throw Errors.NotFound.wrap(e.message);
+      throw e;
+    }
     try {
       return await fn(this.queryContext(view.store, h));
     } finally {
@@ -434,7 +444,7 @@ export class App implements AbciApplication {
         ended = true;
         const ectx = new Context(state, block, 'block', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
         const validatorUpdates = await this.manager.endBlock(ectx);
-        return { validatorUpdates, appHash: nextAppHash(this.store.lastAppHash, state.changes()) };
+        return { validatorUpdates, appHash: await this.store.previewAppHash(block.height, state.changes()) };
       },
     };
   }

@@ -110,3 +110,26 @@ export function hashId(hash: Uint8Array): string {
 export function copyBytes(b: Uint8Array): Uint8Array {
   return new Uint8Array(b);
 }
+
+/** Write `n` (a non-negative safe integer) as 8 big-endian bytes at `off`. */
+export function writeBE64(out: Uint8Array, off: number, n: number): void {
+  const hi = Math.floor(n / 0x1_0000_0000);
+  const lo = n >>> 0;
+  out[off] = hi >>> 24;
+  out[off + 1] = (hi >>> 16) & 0xff;
+  out[off + 2] = (hi >>> 8) & 0xff;
+  out[off + 3] = hi & 0xff;
+  out[off + 4] = lo >>> 24;
+  out[off + 5] = (lo >>> 16) & 0xff;
+  out[off + 6] = (lo >>> 8) & 0xff;
+  out[off + 7] = lo & 0xff;
+}
+
+/** Read 8 big-endian bytes at `off` as a number (must be a safe integer). */
+export function readBE64(b: Bytes, off: number): number {
+  const hi = ((b[off]! << 24) | (b[off + 1]! << 16) | (b[off + 2]! << 8) | b[off + 3]!) >>> 0;
+  const lo = ((b[off + 4]! << 24) | (b[off + 5]! << 16) | (b[off + 6]! << 8) | b[off + 7]!) >>> 0;
+  const n = hi * 0x1_0000_0000 + lo;
+  if (!Number.isSafeInteger(n)) throw new RangeError('BE64 value exceeds the safe integer range');
+  return n;
+}

@@ -26,4 +26,4 @@ export {
 } from './proof.js';
 export { multistoreRoot, multistoreProof, simpleMerkleRoot, type StoreRoot } from './multistore.js';
 export { leafHash, innerHash } from './node.js';
-export { EMPTY_HASH, sha256, varint, type Bytes } from './encoding.js';
+export { EMPTY_HASH, readBE64, sha256, varint, writeBE64, type Bytes } from './encoding.js';

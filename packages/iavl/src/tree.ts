@@ -8,7 +8,6 @@
  * orphan list per version (IAVL's legacy orphan scheme, packed).
  */
 import type { ClassicLevel } from 'classic-level';
-import { readBE64, writeBE64 } from '@chain/store';
 import { NodeCache } from './cache.js';
 import {
   type Bytes,
@@ -18,7 +17,9 @@ import {
   concatBytes,
   copyBytes,
   putUvarint,
+  readBE64,
   readUvarint,
+  writeBE64,
 } from './encoding.js';
 import { HASH_SIZE, Node, decodeNode, encodeNodeInto, encodedSizeBound, innerHash, leafHash } from './node.js';
 import {

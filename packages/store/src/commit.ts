@@ -1,33 +1,44 @@
 /** CommitStore: the node's persistent, versioned, committed state on one LevelDB database. */
 import { ClassicLevel } from 'classic-level';
-import { nextAppHash, GENESIS_APP_HASH } from './apphash.js';
-import { assertBytes, compareBytes, toKey } from './keys.js';
+import { Commitment, VersionNotFoundError, type ProofOp } from './commitment.js';
+import { assertBytes, bytesEqual, compareBytes, toKey } from './keys.js';
 import {
   FIRST_HEIGHT_KEY,
   META_KEY,
   NS_FIRST_EXTERNAL,
+  NS_LEGACY_CHANGES,
+  NS_LEGACY_VERSIONS,
   NS_STATE,
-  NS_VERSIONS,
-  NS_CHANGES,
-  changeLogKey,
   decodeMeta,
-  decodeVersionKey,
-  decodeVersionValue,
   encodeMeta,
-  encodeVersionValue,
   readBE64,
   stateKey,
-  versionKey,
-  versionPrefix,
-  withHeight,
 } from './layout.js';
 import { MemKVStore } from './mem.js';
 import { branch } from './cache.js';
 import type { BatchOp, Bytes, CacheKVStore, Change, KVStore } from './types.js';
 
+/** The app hash before the first block (the SDK's empty commit info hash: no bytes). */
+export const GENESIS_APP_HASH: Bytes = new Uint8Array(0);
+
+/** Options of {@link CommitStore.open}. */
+export interface CommitStoreOptions {
+  /** IAVL node cache of each store, in nodes (app.toml `iavl-cache-size`; default 100,000). */
+  iavlCacheSize?: number;
+  /**
+   * Pruning of past states, as the SDK's app.toml: every `interval` blocks, the states of heights at or below
+   * `height - 1 - keepRecent` are deleted. `interval` 0 (pruning = "nothing"): every state is kept.
+   */
+  pruning?: { keepRecent: number; interval: number };
+  /**
+   * Every key in one store of this name (for tests and tools that use raw keys). By default a key
+   * `<store>/<rest>` belongs to store `<store>` (what `ctx.kv(storeKey)` writes), as the SDK's multistore.
+   */
+  singleStore?: string;
+}
+
 type DB = ClassicLevel<Bytes, Bytes>;
 
-const EMPTY = new Uint8Array(0);
 
 /**
  * A read-only view of the state at one height that stays at that height while later blocks commit
@@ -46,9 +57,18 @@ export interface RawIterateOptions {
   readonly limit?: number;
 }
 
+/** A block staged ahead of its commit (FinalizeBlock computes the app hash; Commit writes the batch). */
+interface Prepared {
+  height: number;
+  changes: readonly Change[];
+  batch: ReturnType<DB['batch']>;
+  appHash: Bytes;
+}
+
 /**
- * The committed state: current values in memory (a MemKVStore loaded from NS_STATE at open), the
- * history in NS_VERSIONS and the last height/app hash in NS_META, all on one LevelDB database.
+ * The committed state: current values in memory (a MemKVStore loaded from NS_STATE at open) for execution
+ * and latest-height queries, the state commitment (one IAVL tree per store, see commitment.ts) for the app
+ * hash, proofs and past heights, and the last height/app hash in NS_META, all on one LevelDB database.
  * Each block is persisted by one atomic, synced LevelDB batch, so a crash leaves either the whole block
  * or none of it. Not safe for concurrent commits (a second commit while one is in flight throws).
  */
@@ -59,12 +79,15 @@ export class CommitStore {
   private appHash: Bytes;
   private first: number;
   private committing = false;
-  private readonly snapshots = new Map<number, { at: number; view: KVStore }>();
+  private prepared: Prepared | undefined;
+  private readonly snapshots = new Map<number, KVStore>();
   private readonly pinned = new Set<PinnedView>();
 
   private constructor(
     private readonly db: DB,
     private readonly mem: MemKVStore,
+    private readonly trees: Commitment,
+    private readonly opts: CommitStoreOptions,
     height: number,
     appHash: Bytes,
     first: number,
@@ -76,12 +99,22 @@ export class CommitStore {
   }
 
   /** Open (or create) the database in `dir` and load the current state into memory. */
-  static async open(dir: string): Promise<CommitStore> {
+  static async open(dir: string, opts: CommitStoreOptions = {}): Promise<CommitStore> {
     const db: DB = new ClassicLevel<Bytes, Bytes>(dir, { keyEncoding: 'view', valueEncoding: 'view' });
     await db.open();
     try {
       const meta = await db.get(META_KEY);
       const { height, appHash } = meta === undefined ? { height: 0, appHash: GENESIS_APP_HASH } : decodeMeta(meta);
+      for (const ns of [NS_LEGACY_VERSIONS, NS_LEGACY_CHANGES]) {
+        const old = await db.keys({ gte: Uint8Array.of(ns), lt: Uint8Array.of(ns + 1), limit: 1 }).all();
+        if (old.length > 0) {
+          throw new Error(
+            `${dir} was written by an older chaind (state history without the IAVL state commitment); this version ` +
+            'cannot continue it: export the state with the older version (chaind export) and start a new chain from ' +
+            'it, or remove the data folder',
+          );
+        }
+      }
       const mem = new MemKVStore();
       // Buffer keys decode to latin1 natively; a large read-ahead cuts native round trips.
       const it = db.iterator<Buffer, Bytes>({
@@ -102,9 +135,13 @@ export class CommitStore {
         await it.close();
       }
       if (height === 0 && mem.size > 0) throw new Error('store database is inconsistent: state without metadata');
+      const trees = await Commitment.open(db, { cacheSize: opts.iavlCacheSize, single: opts.singleStore });
+      if (height > 0 && !bytesEqual(trees.appHashAt(height), appHash)) {
+        throw new Error(`store database is inconsistent: the state trees do not give the app hash of height ${height}`);
+      }
       const firstBytes = height === 0 ? undefined : await db.get(FIRST_HEIGHT_KEY);
       const first = height === 0 ? 0 : firstBytes === undefined ? 1 : readBE64(firstBytes, 0);
-      return new CommitStore(db, mem, height, appHash, first);
+      return new CommitStore(db, mem, trees, opts, height, appHash, first);
     } catch (err) {
       await db.close();
       throw err;
@@ -113,6 +150,7 @@ export class CommitStore {
 
   /** Close the database. */
   async close(): Promise<void> {
+    await this.dropPrepared();
     await this.db.close();
   }
 
@@ -129,51 +167,117 @@ export class CommitStore {
     return this.first;
   }
 
+  /** The lowest height whose state is kept (past heights below it were pruned); 0 before genesis. */
+  get earliestHeight(): number {
+    return this.height === 0 ? 0 : Math.max(this.first, this.trees.prunedTo + 1);
+  }
+
   /** App hash after the last committed block (empty before genesis). A copy. */
   get lastAppHash(): Uint8Array {
     return this.appHash.slice();
   }
 
+  /** The mounted stores (names of the state trees), sorted. */
+  get storeNames(): string[] {
+    return this.trees.names;
+  }
+
+  /**
+   * Computes the app hash of block `height` with these changes (FinalizeBlock) and keeps the block staged, so
+   * the `commit` with the same changes only writes it. A later prepare or a commit with other changes replaces it.
+   */
+  async prepare(height: number, changes: readonly Change[]): Promise<Uint8Array> {
+    if (this.committing) throw new Error('prepare: a commit is in progress');
+    this.checkNextHeight(height, 'prepare');
+    const sorted = sortChanges(changes);
+    await this.dropPrepared();
+    const batch = this.db.batch();
+    try {
+      const appHash = await this.trees.stage(height, sorted, batch);
+      this.prepared = { height, changes: sorted, batch, appHash };
+      return appHash.slice();
+    } catch (e) {
+      await batch.close().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** The app hash block `height` would have with these changes; nothing is kept (a dry run). */
+  async previewAppHash(height: number, changes: readonly Change[]): Promise<Uint8Array> {
+    if (this.committing) throw new Error('previewAppHash: a commit is in progress');
+    this.checkNextHeight(height, 'previewAppHash');
+    const sorted = sortChanges(changes);
+    await this.dropPrepared();
+    const hash = await this.trees.stage(height, sorted, null);
+    this.trees.discardStaged();
+    return hash.slice();
+  }
+
+  private async dropPrepared(): Promise<void> {
+    const p = this.prepared;
+    if (p === undefined) return;
+    this.prepared = undefined;
+    this.trees.discardStaged();
+    await p.batch.close().catch(() => undefined);
+  }
+
+  private checkNextHeight(height: number, what: string): void {
+    const firstBlock = this.height === 0;
+    if (!Number.isSafeInteger(height) || (firstBlock ? height < 1 : height !== this.height + 1)) {
+      throw new Error(firstBlock ? `${what}: the first height must be an integer >= 1, got ${height}` : `${what}: height ${height} is not lastHeight + 1 (${this.height + 1})`);
+    }
+  }
+
   /**
    * Commit block `height` (must be lastHeight + 1; the first block may be any height >= 1, the genesis
-   * `initial_height`): one atomic synced batch with the state updates, the
-   * version entries, the metadata and `extraOps` (keys must start with a byte >= 0x10). Memory is
-   * updated only after the batch succeeded. `changes` need not be sorted, but keys must be unique.
-   * Returns the new app hash (see README.md).
+   * `initial_height`): one atomic synced batch with the state updates (flat state and state trees), the
+   * metadata and `extraOps` (keys must start with a byte >= 0x10). Memory is updated only after the batch
+   * succeeded. `changes` need not be sorted, but keys must be unique. Returns the new app hash (the
+   * multistore root of the state trees, see commitment.ts).
    */
   async commit(height: number, changes: readonly Change[], extraOps: readonly BatchOp[] = []): Promise<Uint8Array> {
     if (this.committing) throw new Error('commit: another commit is in progress');
+    this.checkNextHeight(height, 'commit');
     const firstBlock = this.height === 0;
-    if (!Number.isSafeInteger(height) || (firstBlock ? height < 1 : height !== this.height + 1)) {
-      throw new Error(firstBlock ? `commit: the first height must be an integer >= 1, got ${height}` : `commit: height ${height} is not lastHeight + 1 (${this.height + 1})`);
-    }
     const sorted = sortChanges(changes);
     for (const op of extraOps) checkExtraOp(op);
-    const appHash = nextAppHash(this.appHash, sorted);
 
     this.committing = true; // until memory is updated: a concurrent commit would reuse this height
     try {
-      // A chained batch: far cheaper per operation than db.batch(array) (no per-op object validation).
-      const batch = this.db.batch();
+      let p = this.prepared;
+      if (p === undefined || p.height !== height || !sameChanges(p.changes, sorted)) {
+        await this.dropPrepared();
+        const batch = this.db.batch();
+        try {
+          p = { height, changes: sorted, batch, appHash: await this.trees.stage(height, sorted, batch) };
+        } catch (e) {
+          await batch.close().catch(() => undefined);
+          throw e;
+        }
+      }
+      this.prepared = undefined;
+      const { batch, appHash } = p;
       try {
         for (const c of sorted) {
           if (c.value === undefined) batch.del(stateKey(c.key));
           else batch.put(stateKey(c.key), c.value);
-          batch.put(versionKey(c.key, height), encodeVersionValue(c.value));
-          batch.put(changeLogKey(height, c.key), EMPTY);
         }
         batch.put(META_KEY, encodeMeta(height, appHash));
-        if (firstBlock && height !== 1) batch.put(FIRST_HEIGHT_KEY, encodeMeta(height, EMPTY));
+        if (firstBlock && height !== 1) batch.put(FIRST_HEIGHT_KEY, encodeMeta(height, GENESIS_APP_HASH));
         for (const op of extraOps) {
           if (op.type === 'put') batch.put(op.key, op.value);
           else batch.del(op.key);
         }
         await batch.write({ sync: true });
+      } catch (e) {
+        this.trees.discardStaged();
+        throw e;
       } finally {
         await batch.close().catch(() => undefined); // idempotent; frees the batch after a failure
       }
       // The batch is durable: now (and only now) publish the block in memory, after every open view
       // kept the values it sees of the keys about to change.
+      this.trees.commitStaged();
       for (const v of this.pinned) v.preserve(sorted);
       const mem = this.mem;
       for (const c of sorted) {
@@ -183,38 +287,38 @@ export class CommitStore {
       this.height = height;
       this.appHash = appHash;
       if (firstBlock) this.first = height;
+      this.snapshots.clear();
+      await this.maybePrune(height);
       return appHash.slice();
     } finally {
       this.committing = false;
     }
   }
 
+  /** SDK pruning: at every `interval`-th height, drop the states at or below `height - 1 - keepRecent`. */
+  private async maybePrune(height: number): Promise<void> {
+    const pr = this.opts.pruning;
+    if (pr === undefined || pr.interval <= 0 || height % pr.interval !== 0 || height <= pr.keepRecent) return;
+    let to = height - 1 - pr.keepRecent;
+    // never under an open view
+    for (const v of this.pinned) if (v.height <= to) to = v.height - 1;
+    if (to < this.first || to <= this.trees.prunedTo) return;
+    await this.trees.pruneTo(to);
+  }
+
   /**
-   * A read-only view of the whole state as of the end of block `height`: the current state overlaid
-   * with the values (at `height`) of every key changed since. Costs O(changes since `height`); the
-   * view is synchronous like the current state, so query handlers run on it unchanged.
+   * A read-only view of the whole state as of the end of block `height`: the latest is the in-memory state,
+   * older ones read the state trees (synchronous like the current state, so query handlers run on it unchanged).
    */
   async snapshotAt(height: number): Promise<KVStore> {
     this.checkHeight(height);
     if (height === this.height) return this.state;
+    if (height === 0) return EMPTY_STORE;
     const cached = this.snapshots.get(height);
-    if (cached && cached.at === this.height) return cached.view;
-    const gte = changeLogKey(height + 1, new Uint8Array());
-    const lt = new Uint8Array([NS_CHANGES + 1]);
-    const keys = new Map<string, Bytes>();
-    for (const k of await this.db.keys({ gte, lt }).all()) {
-      const key = k.subarray(9);
-      keys.set(Buffer.from(key).toString('latin1'), key);
-    }
-    const overlay = branch(this.mem);
-    for (const key of keys.values()) {
-      const v = await this.getAt(height, key);
-      if (v === undefined) overlay.delete(key);
-      else overlay.set(key, v);
-    }
-    const view = readOnly(overlay);
+    if (cached !== undefined) return cached;
+    const view = this.trees.viewAt(height);
     if (this.snapshots.size >= 8) this.snapshots.delete(this.snapshots.keys().next().value!);
-    this.snapshots.set(height, { at: this.height, view });
+    this.snapshots.set(height, view);
     return view;
   }
 
@@ -222,11 +326,13 @@ export class CommitStore {
    * A view of the state at the end of block `height` (default: the last one) that keeps showing that
    * state while later blocks commit, for work that awaits between reads (a query that yields to the
    * event loop). Opening one at the last height costs nothing; each commit while it is open copies the
-   * previous values of the changed keys into it. Call `release()` when done.
+   * previous values of the changed keys into it (a past height's view reads immutable tree versions, and
+   * pruning keeps them while the view is open). Call `release()` when done.
    */
   async openView(height: number = this.height): Promise<StateView> {
-    const base = height === this.height ? this.state : await this.snapshotAt(height);
-    const view = new PinnedView(base, () => this.pinned.delete(view));
+    const live = height === this.height;
+    const base = live ? this.state : await this.snapshotAt(height);
+    const view = new PinnedView(base, height, live, () => this.pinned.delete(view));
     this.pinned.add(view);
     return { store: view.store, height, release: () => view.release() };
   }
@@ -238,19 +344,12 @@ export class CommitStore {
 
   /** The value of `key` at the end of block `height` (0 <= height <= lastHeight; 0 = before genesis). */
   async getAt(height: number, key: Bytes): Promise<Bytes | undefined> {
-    this.checkHeight(height);
-    if (height === this.height) return this.mem.get(key);
-    if (height === 0) return undefined;
-    const prefix = versionPrefix(key);
-    const rows = await this.db
-      .values({ gte: prefix, lte: withHeight(prefix, height), reverse: true, limit: 1 })
-      .all();
-    return rows.length === 0 ? undefined : decodeVersionValue(rows[0]!);
+    return (await this.snapshotAt(height)).get(key);
   }
 
   /**
    * The state at the end of block `height`: entries with start <= key < end, sorted (descending if
-   * `reverse`), at most `limit` of them; deleted keys excluded. Past heights scan the version history.
+   * `reverse`), at most `limit` of them.
    */
   async iterateAt(
     height: number,
@@ -259,51 +358,28 @@ export class CommitStore {
     reverse = false,
     limit?: number,
   ): Promise<[Bytes, Bytes][]> {
-    this.checkHeight(height);
     const max = checkLimit(limit);
+    const view = await this.snapshotAt(height);
     const out: [Bytes, Bytes][] = [];
     if (max === 0) return out;
-    if (height === this.height) {
-      for (const e of this.mem.iterator(start, end, reverse)) {
-        out.push(e);
-        if (out.length >= max) break;
-      }
-      return out;
+    for (const e of view.iterator(start, end, reverse)) {
+      out.push(e);
+      if (out.length >= max) break;
     }
-    const gte = start === undefined ? new Uint8Array([NS_VERSIONS]) : versionPrefix(start);
-    const lt = end === undefined ? new Uint8Array([NS_VERSIONS + 1]) : versionPrefix(end);
-    if (height === 0 || compareBytes(gte, lt) >= 0) return out;
+    return out;
+  }
 
-    let group: string | undefined; // escaped key part of the current run of entries
-    let best: [Bytes, Bytes] | undefined; // the version of `group` visible at `height`
-    const flush = (): void => {
-      if (best === undefined) return;
-      const value = decodeVersionValue(best[1]);
-      if (value !== undefined) out.push([decodeVersionKey(best[0]).key, value]);
-      best = undefined;
-    };
-    const it = this.db.iterator({ gte, lt, reverse });
-    try {
-      for (;;) {
-        const rows = await it.nextv(1024);
-        if (rows.length === 0) break;
-        for (const row of rows) {
-          const k = row[0];
-          const g = toKey(k.subarray(0, k.length - 8));
-          if (g !== group) {
-            flush();
-            if (out.length >= max) return out;
-            group = g;
-          }
-          // Forward: heights ascend, keep the last <= height. Reverse: they descend, keep the first.
-          if (readBE64(k, k.length - 8) <= height && (!reverse || best === undefined)) best = row;
-        }
-      }
-      flush();
-      return out;
-    } finally {
-      await it.close();
-    }
+  /**
+   * The value of `key` (a tree key) in store `store` at the end of block `height`, with its proof against the
+   * app hash of that height (which the header of block `height + 1` carries): an ICS-23 existence proof of the
+   * value, or a non-existence proof, in the store's IAVL tree (`ics23:iavl`), then the store's root in the app
+   * hash (`ics23:simple`), as the SDK's `abci_query` on `/store/<name>/key` with `prove` returns them.
+   */
+  proveAt(height: number, store: string, key: Bytes): { value: Bytes | undefined; proofOps: ProofOp[] } {
+    this.checkHeight(height);
+    if (height === 0) throw new VersionNotFoundError('no state before the first block');
+    const { value, ops } = this.trees.prove(height, store, key);
+    return { value, proofOps: ops };
   }
 
   /** Raw read of any database key (any namespace). */
@@ -332,33 +408,36 @@ export class CommitStore {
     if (height > 0 && height < this.first) {
       throw new RangeError(`height ${height} is before the first height ${this.first} of this store (the chain's initial height)`);
     }
+    if (height > 0 && height < this.height) this.trees.checkHeight(height, this.height);
   }
 }
 
 /**
- * A view over `base` (the live state, or a snapshot overlaid on it) that is pinned: before a commit
- * changes the live state, `preserve` writes the values `base` shows of the changed keys into the view's
- * own overlay (once per key: the first pre-image is the one at the view's height).
+ * A view over `base` that is pinned. Over the live state, `preserve` writes the values `base` shows of the
+ * keys a commit is about to change into the view's own overlay (once per key: the first pre-image is the one
+ * at the view's height). Over a past height's (immutable) tree view there is nothing to preserve.
  */
 class PinnedView {
-  private readonly overlay: CacheKVStore;
+  private readonly overlay: CacheKVStore | undefined;
   private readonly kept = new Set<string>();
   private released = false;
   readonly store: KVStore;
 
-  constructor(private readonly base: KVStore, private readonly onRelease: () => void) {
-    this.overlay = branch(base);
-    this.store = readOnly(this.overlay);
+  constructor(private readonly base: KVStore, readonly height: number, live: boolean, private readonly onRelease: () => void) {
+    this.overlay = live ? branch(base) : undefined;
+    this.store = this.overlay !== undefined ? readOnly(this.overlay) : base;
   }
 
   preserve(changes: readonly Change[]): void {
+    const overlay = this.overlay;
+    if (overlay === undefined) return;
     for (const c of changes) {
       const k = toKey(c.key);
       if (this.kept.has(k)) continue;
       this.kept.add(k);
       const v = this.base.get(c.key);
-      if (v === undefined) this.overlay.delete(c.key);
-      else this.overlay.set(c.key, v);
+      if (v === undefined) overlay.delete(c.key);
+      else overlay.set(c.key, v);
     }
   }
 
@@ -426,3 +505,19 @@ function checkLimit(limit: number | undefined): number {
   }
   return limit;
 }
+
+/** Whether two sorted changesets are the same writes. */
+function sameChanges(a: readonly Change[], b: readonly Change[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (!bytesEqual(x.key, y.key)) return false;
+    if (x.value === undefined || y.value === undefined ? x.value !== y.value : !bytesEqual(x.value, y.value)) return false;
+  }
+  return true;
+}
+
+/** The state before the first block. */
+const EMPTY_STORE: KVStore = readOnly(new MemKVStore());

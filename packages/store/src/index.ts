@@ -3,22 +3,15 @@ export type { Bytes, KVStore, CacheKVStore, Change, BatchOp } from './types.js';
 export { MemKVStore } from './mem.js';
 export { branch } from './cache.js';
 export { prefixStore, prefixEnd } from './prefix.js';
-export { CommitStore, type RawIterateOptions, type StateView } from './commit.js';
-export { GENESIS_APP_HASH, leafHash, merkleRoot, nextAppHash, uvarint } from './apphash.js';
+export { CommitStore, GENESIS_APP_HASH, type CommitStoreOptions, type RawIterateOptions, type StateView } from './commit.js';
+export { VersionNotFoundError, STORES_KEY, PRUNED_KEY, type ProofOp } from './commitment.js';
 export {
   NS_STATE,
-  NS_VERSIONS,
   NS_META,
-  NS_CHANGES,
-  changeLogKey,
+  NS_TREES,
   NS_FIRST_EXTERNAL,
   META_KEY,
   stateKey,
-  versionPrefix,
-  versionKey,
-  decodeVersionKey,
-  encodeVersionValue,
-  decodeVersionValue,
   encodeMeta,
   decodeMeta,
   writeBE64,

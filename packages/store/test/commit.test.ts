@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ClassicLevel } from 'classic-level';
 import { CommitStore, GENESIS_APP_HASH, branch, type Change } from '../src/index.js';
-import { Model, hex, hexEntries, randBytes, randInt, refNextAppHash, rng, tempDir, u } from './helpers.js';
+import { Model, RefAppHash, hex, hexEntries, randBytes, randInt, randKey, rng, tempDir, u } from './helpers.js';
 
 describe('CommitStore', () => {
   let tmp: ReturnType<typeof tempDir>;
@@ -9,12 +9,20 @@ describe('CommitStore', () => {
   beforeEach(() => {
     tmp = tempDir('commit');
   });
+  let refs: RefAppHash[] = [];
   afterEach(async () => {
     await store?.close().catch(() => undefined);
     store = undefined;
+    for (const r of refs) await r.close();
+    refs = [];
     tmp.remove();
   });
-  const open = async () => (store = await CommitStore.open(tmp.dir));
+  const ref = async (): Promise<RefAppHash> => {
+    const r = await RefAppHash.open();
+    refs.push(r);
+    return r;
+  };
+  const open = async () => (store = await CommitStore.open(tmp.dir, { singleStore: 'test' }));
   const reopen = async () => {
     await store!.close();
     return open();
@@ -36,7 +44,8 @@ describe('CommitStore', () => {
     b.delete(u(3));
     const changes = b.changes();
     const h1 = await st.commit(1, changes);
-    expect(hex(h1)).to.equal(hex(refNextAppHash(GENESIS_APP_HASH, changes)));
+    const r = await ref();
+    expect(hex(h1)).to.equal(hex(await r.next(1, changes)));
     expect(hex(st.lastAppHash)).to.equal(hex(h1));
     expect(st.lastHeight).to.equal(1);
     expect(hexEntries(st.state.iterator())).to.deep.equal([
@@ -51,7 +60,7 @@ describe('CommitStore', () => {
       ['02', '14'],
     ]);
     const h2 = await st.commit(2, [{ key: u(2), value: undefined }]);
-    expect(hex(h2)).to.equal(hex(refNextAppHash(h1, [{ key: u(2), value: undefined }])));
+    expect(hex(h2)).to.equal(hex(await r.next(2, [{ key: u(2), value: undefined }])));
     st = await reopen();
     expect(hexEntries(st.state.iterator())).to.deep.equal([['0100', '']]);
     expect(hex(st.lastAppHash)).to.equal(hex(h2));
@@ -104,7 +113,7 @@ describe('CommitStore', () => {
       expect(err, `height ${h}`).to.be.instanceOf(Error);
     }
     const h100 = await st.commit(100, [{ key: u(1), value: u(1) }]);
-    expect(hex(h100)).to.equal(hex(refNextAppHash(GENESIS_APP_HASH, [{ key: u(1), value: u(1) }])));
+    expect(hex(h100)).to.equal(hex(await (await ref()).next(100, [{ key: u(1), value: u(1) }])));
     expect(st.lastHeight).to.equal(100);
     expect(st.firstHeight).to.equal(100);
     let err: unknown;
@@ -139,7 +148,7 @@ describe('CommitStore', () => {
       { key: u(2), value: undefined },
     ];
     const h = await st.commit(1, cs);
-    expect(hex(h)).to.equal(hex(refNextAppHash(GENESIS_APP_HASH, cs)));
+    expect(hex(h)).to.equal(hex(await (await ref()).next(1, cs)));
     expect(hexEntries(st.state.iterator()).map(([k]) => k)).to.deep.equal(['01', '03']);
   });
 
@@ -171,7 +180,7 @@ describe('CommitStore', () => {
     await st.commit(1, [{ key: u(1), value: v }]);
     v[0] = 9;
     expect(hex(st.state.get(u(1))!)).to.equal('010203');
-    expect(hex(st.lastAppHash)).to.equal(hex(refNextAppHash(GENESIS_APP_HASH, [{ key: u(1), value: u(1, 2, 3) }])));
+    expect(hex(st.lastAppHash)).to.equal(hex(await (await ref()).next(1, [{ key: u(1), value: u(1, 2, 3) }])));
     st.lastAppHash.fill(0); // a copy
     expect(hex(st.lastAppHash)).to.not.equal('00'.repeat(32));
   });
@@ -272,7 +281,7 @@ describe('CommitStore', () => {
     const r = rng(1234);
     const model = new Model();
     const snaps: Model[] = [model.clone()];
-    const keys = Array.from({ length: 40 }, () => randBytes(r, 3));
+    const keys = Array.from({ length: 40 }, () => randKey(r, 3));
     for (let h = 1; h <= 25; h++) {
       const m = new Map<string, Change>();
       const n = randInt(r, 12);

@@ -1,41 +1,17 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CommitStore, type Bytes, type Change } from '../src/index.js';
-import { Model, hex, hexEntries, refNextAppHash, rng, tempDir, u } from './helpers.js';
+import { CommitStore } from '../src/index.js';
+import { crashBlocks } from './fixtures/crash-blocks.js';
+import { Model, RefAppHash, hex, hexEntries, rng, tempDir, u } from './helpers.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/crash-writer.ts', import.meta.url));
 const pkgDir = fileURLToPath(new URL('..', import.meta.url));
 
-/** Independent decoder of NS_VERSIONS keys: 0x02 || escape(key) || 0x00 0x00 || BE64(height). */
-function decodeVersion(k: Bytes): { key: Bytes; height: number } {
-  expect(k[0]).to.equal(0x02);
-  const key: number[] = [];
-  let i = 1;
-  for (;;) {
-    const b = k[i]!;
-    if (b !== 0) {
-      key.push(b);
-      i++;
-      continue;
-    }
-    if (k[i + 1] === 0xff) {
-      key.push(0);
-      i += 2;
-      continue;
-    }
-    expect(k[i + 1]).to.equal(0);
-    i += 2;
-    break;
-  }
-  expect(k.length - i).to.equal(8);
-  return { key: Uint8Array.from(key), height: Number(Buffer.from(k).readBigUInt64BE(i)) };
-}
-
 /** Run the writer, SIGKILL it after it reported `minHeight` plus a random delay; return the last reported height. */
 function runAndKill(dir: string, seed: number, minHeight: number, delayMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, dir, String(seed)], {
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fixture, dir, String(seed)], {
       cwd: pkgDir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -61,37 +37,44 @@ function runAndKill(dir: string, seed: number, minHeight: number, delayMs: numbe
   });
 }
 
-/** Check the reopened database against a replay of its own version history. */
-async function verify(store: CommitStore, reported: number): Promise<void> {
+/**
+ * Check the reopened database against a replay of what the writer rounds committed (each round's blocks are the
+ * deterministic sequence of its seed, from the height it started at to the height the store reopened at).
+ */
+async function verify(store: CommitStore, reported: number, rounds: { seed: number; from: number; to: number }[]): Promise<void> {
   const h = store.lastHeight;
   expect(h).to.be.greaterThan(0);
   expect(h, 'a reported (synced) block was lost').to.be.at.least(reported);
 
-  const byHeight = new Map<number, Change[]>();
-  for (const [k, v] of await store.iterateRaw(u(0x02), u(0x03))) {
-    const { key, height } = decodeVersion(k);
-    expect(height, 'version entry above lastHeight: partial block').to.be.within(1, h);
-    expect(v.length).to.be.greaterThan(0);
-    expect(v[0]).to.be.oneOf([0, 1]);
-    const change: Change = { key, value: v[0] === 0 ? undefined : v.slice(1) };
-    if (v[0] === 0) expect(v.length).to.equal(1);
-    byHeight.set(height, [...(byHeight.get(height) ?? []), change]);
-  }
   const replay = new Model();
+  const snaps = new Map<number, Model>();
+  const ref = await RefAppHash.open();
   let appHash: Uint8Array = new Uint8Array(0);
-  for (let height = 1; height <= h; height++) {
-    const cs = byHeight.get(height) ?? [];
-    for (const c of cs) {
-      if (c.value === undefined) replay.delete(c.key);
-      else replay.set(c.key, c.value);
+  try {
+    for (const r of rounds) {
+      const next = crashBlocks(r.seed);
+      for (let height = r.from; height <= r.to; height++) {
+        const { changes } = next(height);
+        for (const c of changes) {
+          if (c.value === undefined) replay.delete(c.key);
+          else replay.set(c.key, c.value);
+        }
+        appHash = await ref.next(height, changes);
+        if (height > h - 3) snaps.set(height, replay.clone());
+      }
     }
-    appHash = refNextAppHash(appHash, cs);
+  } finally {
+    await ref.close();
   }
   const want = hexEntries(replay.range());
   const onDisk = hexEntries((await store.iterateRaw(u(0x01), u(0x02))).map(([k, v]) => [k.subarray(1), v]));
-  expect(onDisk, 'NS_STATE differs from the replay of NS_VERSIONS').to.deep.equal(want);
+  expect(onDisk, 'NS_STATE differs from the replay').to.deep.equal(want);
   expect(hexEntries(store.state.iterator()), 'memory differs from the replay').to.deep.equal(want);
   expect(hex(store.lastAppHash), 'app hash differs from the recomputation').to.equal(hex(appHash));
+  // the state trees serve the last heights as the replay saw them
+  for (const [height, m] of snaps) {
+    expect(hexEntries(await store.iterateAt(height)), `tree state at ${height}`).to.deep.equal(hexEntries(m.range()));
+  }
 
   const meta = (await store.getRaw(u(0x03, 0x01)))!;
   expect(Number(Buffer.from(meta).readBigUInt64BE(0))).to.equal(h);
@@ -110,11 +93,13 @@ describe('CommitStore crash safety (SIGKILL)', function () {
     const r = rng(Date.now() >>> 0);
     try {
       let prev = 0;
+      const rounds: { seed: number; from: number; to: number }[] = [];
       for (let round = 0; round < 6; round++) {
         const reported = await runAndKill(tmp.dir, 1000 + round, prev + 1 + Math.floor(r() * 3), Math.floor(r() * 120));
-        const store = await CommitStore.open(tmp.dir);
+        const store = await CommitStore.open(tmp.dir, { singleStore: 'test' });
         try {
-          await verify(store, reported);
+          rounds.push({ seed: 1000 + round, from: prev + 1, to: store.lastHeight });
+          await verify(store, reported, rounds);
           expect(store.lastHeight).to.be.greaterThan(prev);
           prev = store.lastHeight;
         } finally {

@@ -1,8 +1,9 @@
 /** Test helpers: byte builders, a reference sorted-map model, a seeded PRNG and reference hashing. */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IavlTree, multistoreRoot } from '@chain/iavl';
+import { ClassicLevel } from 'classic-level';
 import type { Bytes, Change } from '../src/types.js';
 
 /** Bytes from a list of numbers. */
@@ -32,6 +33,15 @@ export function rng(seed: number): () => number {
 
 /** A random integer in [0, n). */
 export const randInt = (r: () => number, n: number): number => Math.floor(r() * n);
+
+/** A random non-empty key of length in [1, maxLen] (state keys are never empty, as in the SDK's stores). */
+export function randKey(r: () => number, maxLen: number): Uint8Array {
+  const k = randBytes(r, maxLen - 1);
+  const out = new Uint8Array(k.length + 1);
+  out[0] = randInt(r, 3);
+  out.set(k, 1);
+  return out;
+}
 
 /** Random bytes of length in [0, maxLen], biased to 0x00 / 0xFF / small values to hit edge cases. */
 export function randBytes(r: () => number, maxLen: number): Uint8Array {
@@ -82,41 +92,38 @@ export function tempDir(tag: string): { dir: string; remove: () => void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-const sha = (...parts: Bytes[]): Buffer => {
-  const h = createHash('sha256');
-  h.update(Buffer.concat(parts.map((p) => Buffer.from(p))));
-  return h.digest();
-};
+/**
+ * Reference app hash of a single-store CommitStore (`singleStore: 'test'`): an independent IAVL tree (@chain/iavl,
+ * checked against the Go IAVL vectors) in its own database, fed the same blocks, and the SDK's multistore root of it.
+ * A block before the store's first write has no store, so the empty hash.
+ */
+export class RefAppHash {
+  private tree: IavlTree | undefined;
+  private constructor(private readonly db: ClassicLevel<Bytes, Bytes>, private readonly dir: { remove: () => void }) {}
 
-/** Reference uvarint. */
-function refUvarint(n: number): Bytes {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    out.push(b);
-  } while (n > 0);
-  return Uint8Array.from(out);
-}
+  static async open(): Promise<RefAppHash> {
+    const dir = tempDir('ref');
+    const db = new ClassicLevel<Bytes, Bytes>(dir.dir, { keyEncoding: 'view', valueEncoding: 'view' });
+    await db.open();
+    return new RefAppHash(db, dir);
+  }
 
-/** Reference leaf hash, written independently from src/apphash.ts. */
-export function refLeaf(c: Change): Buffer {
-  const tail = c.value === undefined ? u(0) : Buffer.concat([u(1), c.value]);
-  return sha(u(0), refUvarint(c.key.length), c.key, tail);
-}
+  /** The app hash after block `height` with these changes (any order). */
+  async next(height: number, changes: readonly Change[]): Promise<Uint8Array> {
+    if (this.tree === undefined) {
+      if (changes.length === 0) return new Uint8Array(0);
+      this.tree = await IavlTree.open({ db: this.db, prefix: u(0x74), initialVersion: height });
+    }
+    for (const c of changes.slice().sort((a, b) => cmp(a.key, b.key))) {
+      if (c.value === undefined) this.tree.remove(c.key);
+      else this.tree.set(c.key, c.value);
+    }
+    const { rootHash } = await this.tree.saveVersion({ sync: false });
+    return multistoreRoot([{ name: 'test', hash: rootHash }]);
+  }
 
-/** Reference RFC 6962 Merkle tree hash (recursive definition). */
-export function refMth(leaves: Buffer[]): Buffer {
-  if (leaves.length === 1) return leaves[0]!;
-  let k = 1;
-  while (k * 2 < leaves.length) k *= 2;
-  return sha(u(1), refMth(leaves.slice(0, k)), refMth(leaves.slice(k)));
-}
-
-/** Reference app hash step: changes are sorted here; empty changeset keeps the hash. */
-export function refNextAppHash(prev: Bytes, changes: Change[]): Uint8Array {
-  if (changes.length === 0) return Uint8Array.from(prev);
-  const sorted = changes.slice().sort((a, b) => cmp(a.key, b.key));
-  return Uint8Array.from(sha(u(2), prev, refMth(sorted.map(refLeaf))));
+  async close(): Promise<void> {
+    await this.db.close();
+    this.dir.remove();
+  }
 }

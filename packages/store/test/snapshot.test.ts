@@ -27,7 +27,7 @@ async function commitRandom(
 describe('CommitStore.snapshotAt', () => {
   it('serves the whole state of every past height, synchronously, read-only', async () => {
     const dir = tempDir('snap');
-    const store = await CommitStore.open(dir.dir);
+    const store = await CommitStore.open(dir.dir, { singleStore: 'test' });
     try {
       const r = rng(7);
       const model = new Map<string, string>();
@@ -60,7 +60,7 @@ describe('CommitStore.snapshotAt', () => {
 describe('CommitStore.openView', () => {
   it('keeps showing its height while later blocks commit, until released', async () => {
     const dir = tempDir('view');
-    const store = await CommitStore.open(dir.dir);
+    const store = await CommitStore.open(dir.dir, { singleStore: 'test' });
     try {
       const r = rng(11);
       const model = new Map<string, string>();

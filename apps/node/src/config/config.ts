@@ -11,6 +11,10 @@ import { parseLogLevel } from '@chain/server';
 export const AppTomlSchema = z.object({
   'minimum-gas-prices': z.string().default(''),
   'pruning': z.string().default('nothing'),
+  'pruning-keep-recent': z.string().default('0'),
+  'pruning-interval': z.string().default('0'),
+  /** IAVL node cache of each store, in nodes */
+  'iavl-cache-size': z.number().int().nonnegative().default(100_000),
   api: z.object({
     enable: z.boolean().default(false),
     swagger: z.boolean().default(false),
@@ -168,6 +172,9 @@ export const FLAG_TARGETS: Record<string, { file: 'app' | 'config'; path: string
   'json-rpc.ws-address': { file: 'app', path: ['json-rpc', 'ws-address'], type: 'string' },
   'evm.rpc.api': { file: 'app', path: ['json-rpc', 'api'], type: 'string' },
   'minimum-gas-prices': { file: 'app', path: ['minimum-gas-prices'], type: 'string' },
+  'pruning': { file: 'app', path: ['pruning'], type: 'string' },
+  'pruning-keep-recent': { file: 'app', path: ['pruning-keep-recent'], type: 'string' },
+  'pruning-interval': { file: 'app', path: ['pruning-interval'], type: 'string' },
   'consensus.timeout_commit': { file: 'config', path: ['consensus', 'timeout_commit'], type: 'string' },
   'moniker': { file: 'config', path: ['moniker'], type: 'string' },
   'consensus': { file: 'config', path: ['consensus', 'engine'], type: 'string' },

@@ -7,8 +7,18 @@ export function appTomlTemplate(o: { minGasPrices: string; apiEnable: boolean; s
 # e.g. "1000000000achain". A tx whose fee is below gas_limit x price is rejected (code 13).
 minimum-gas-prices = "${o.minGasPrices}"
 
-# State history kept for queries at past heights: "nothing" keeps every height.
+# Past states kept for queries at past heights and proofs (as the Cosmos SDK):
+#   nothing:    every height is kept
+#   default:    the last 362880 heights, pruned every 10 blocks
+#   everything: the last 2 heights, pruned every 10 blocks
+#   custom:     pruning-keep-recent heights, pruned every pruning-interval (>= 10) blocks
+# A query at a pruned height answers "failed to load state at height H; ..." (sdk code 38).
 pruning = "nothing"
+pruning-keep-recent = "0"
+pruning-interval = "0"
+
+# Nodes of each store's state tree (IAVL) cached in memory; the rest is read from disk when needed.
+iavl-cache-size = 100000
 
 [api]
 # Enable the REST server (gRPC-gateway conventions, /chain/... and /cosmos/... routes).

@@ -2,6 +2,7 @@
 import type { RpcNode as Node } from './host.js';
 import { MempoolError, txProof } from '@chain/consensus';
 import type { StoredBlock } from '@chain/consensus';
+import type { QueryResponse } from '@chain/app';
 import type { IdleRoundState } from './format.js';
 import { parseQuery, QueryParseError } from '@chain/events';
 import type { Query } from '@chain/events';
@@ -268,16 +269,19 @@ export const METHODS: Record<string, MethodDef> = {
     params: [str('path'), { name: 'data', type: 'hexbytes' }, int('height'), bool('prove')],
     handler: async (node, p) => {
       const height = Number(p.height ?? 0);
-      const response = (r: { code: number; log: string; value: Uint8Array; height: number; codespace: string }) => ({
+      // CometBFT's ResponseQuery JSON: empty bytes are null, proofOps null without a proof
+      const response = (r: QueryResponse) => ({
         response: {
-          code: r.code, log: r.log, info: '', index: '0', key: null, value: r.value.length ? toBase64(r.value) : null,
-          proofOps: null, height: String(r.height), codespace: r.codespace,
+          code: r.code, log: r.log, info: '', index: '0', key: r.key?.length ? toBase64(r.key) : null,
+          value: r.value.length ? toBase64(r.value) : null,
+          proofOps: r.proofOps ? { ops: r.proofOps.map((o) => ({ type: o.type, key: toBase64(o.key), data: toBase64(o.data) })) } : null,
+          height: String(r.height), codespace: r.codespace,
         },
       });
       if (height < 0) {
         return response({ code: 26, codespace: 'sdk', log: 'cannot query with height < 0; please provide a valid height: invalid height', value: new Uint8Array(), height });
       }
-      const r = await node.app.query({ path: String(p.path ?? ''), data: (p.data as Uint8Array | undefined) ?? new Uint8Array(), height });
+      const r = await node.app.query({ path: String(p.path ?? ''), data: (p.data as Uint8Array | undefined) ?? new Uint8Array(), height, prove: p.prove === true });
       return response(r);
     },
   },

@@ -1,0 +1,93 @@
+/**
+ * ABCI queries on the raw store paths, as the SDK's `baseapp` `handleQueryStore` → `rootmulti.Store.Query` →
+ * `iavl.Store.Query` (v0.50): `/store/<name>/key` (data: the key in the store; with `prove`, the ICS-23 proof
+ * ops `ics23:iavl` then `ics23:simple`, against the app hash in the header of the next block) and
+ * `/store/<name>/subspace` (data: a key prefix; the value is a `cosmos.base.kv.v1beta1.Pairs` of the latest
+ * state, as the SDK's).
+ */
+import type { CommitStore } from '@chain/store';
+import { Errors } from '@chain/errors';
+import type { QueryRequest, QueryResponse } from './abci.js';
+import { queryErrorToAbci } from './query-errors.js';
+
+export function isStoreQuery(path: string): boolean {
+  return path === '/store' || path.startsWith('/store/');
+}
+
+export async function queryStore(store: CommitStore, req: QueryRequest, height: number): Promise<QueryResponse> {
+  const empty = new Uint8Array(0);
+  try {
+    if (height <= 1 && req.prove) throw Errors.InvalidRequest.wrap('cannot query with proof when height <= 1; please provide a valid height');
+    // baseapp: the path segments after "store"; rootmulti parsePath: /<storeName>[/<subpath>]
+    const segs = req.path.split('/').filter((s) => s !== '');
+    const name = segs[1] ?? '';
+    const subpath = segs.length > 2 ? `/${segs.slice(2).join('/')}` : '';
+    if (!store.storeNames.includes(name)) throw Errors.UnknownRequest.wrap(`no such store: ${name}`);
+    if (req.data.length === 0) throw Errors.TxDecode.wrap('query cannot be zero length');
+    const prefix = new TextEncoder().encode(`${name}/`);
+    if (subpath === '/key') {
+      const base = { code: 0, codespace: '', log: '', key: req.data, value: empty, height };
+      if (height > store.lastHeight || height < store.earliestHeight) {
+        // iavl.Store.Query: an absent version answers code 0 with this log; with prove, rootmulti refuses
+        if (req.prove) throw Errors.InvalidRequest.wrap('proof is unexpectedly empty; ensure height has not been pruned');
+        return { ...base, log: 'version does not exist' };
+      }
+      if (req.prove) {
+        const { value, proofOps } = store.proveAt(height, name, req.data);
+        return { ...base, value: value ?? empty, proofOps };
+      }
+      return { ...base, value: (await store.getAt(height, concat(prefix, req.data))) ?? empty };
+    }
+    if (subpath === '/subspace') {
+      const parts: Uint8Array[] = [];
+      const start = concat(prefix, req.data);
+      for (const [k, v] of store.state.iterator(start, prefixEnd(start))) parts.push(pair(k.subarray(prefix.length), v));
+      return { code: 0, codespace: '', log: '', key: req.data, value: concat(...parts), height };
+    }
+    throw Errors.UnknownRequest.wrap(`unexpected query path: ${subpath}`);
+  } catch (e) {
+    return { ...queryErrorToAbci(e), value: empty, height };
+  }
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
+function prefixEnd(p: Uint8Array): Uint8Array | undefined {
+  const out = p.slice();
+  for (let i = out.length - 1; i >= 0; i--) {
+    if (out[i]! < 0xff) {
+      out[i]! += 1;
+      return out.subarray(0, i + 1);
+    }
+  }
+  return undefined;
+}
+
+function varint(n: number): number[] {
+  const out: number[] = [];
+  while (n >= 0x80) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return out;
+}
+
+function lenField(field: number, b: Uint8Array): Uint8Array {
+  return concat(Uint8Array.of((field << 3) | 2, ...varint(b.length)), b);
+}
+
+/** `Pairs.pairs` entry (field 1) holding a `Pair { bytes key = 1; bytes value = 2 }`. */
+function pair(key: Uint8Array, value: Uint8Array): Uint8Array {
+  return lenField(1, concat(lenField(1, key), lenField(2, value)));
+}

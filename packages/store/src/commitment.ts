@@ -1,0 +1,380 @@
+/**
+ * The state commitment: one IAVL tree per module store and the app hash over the store roots, as the Cosmos
+ * SDK's `rootmulti` store (cosmos/iavl v0.19 hashing, `CommitInfo.Hash()` over the sorted name/root pairs).
+ *
+ * A state key `<name>/<rest>` belongs to store `<name>` under the tree key `<rest>` (the prefix a module's
+ * `ctx.kv(storeKey)` adds), so the `acc` tree holds `0x01 || address` as the SDK's does. A store is mounted the
+ * first time a block writes to it and stays mounted (an emptied store keeps the empty tree's hash); the list of
+ * mounted stores is persisted with the block that mounts one. Every mounted tree saves one version per block
+ * (version = block height), so heights and versions are the same numbers in every tree.
+ *
+ * This module only keeps the trees: the current state for execution is the flat copy the `CommitStore` reads
+ * (in memory), and the `CommitStore` writes both in one atomic batch.
+ */
+import {
+  IavlTree,
+  PROOF_OP_IAVL,
+  PROOF_OP_SIMPLE,
+  TreeView,
+  encodeCommitmentProof,
+  multistoreProof,
+  multistoreRoot,
+  type BatchSink,
+  type StoreRoot,
+} from '@chain/iavl';
+import type { ClassicLevel } from 'classic-level';
+import { compareBytes } from './keys.js';
+import { NS_META, NS_TREES, readBE64, writeBE64 } from './layout.js';
+import type { Bytes, Change, KVStore } from './types.js';
+
+type DB = ClassicLevel<Bytes, Bytes>;
+
+const SLASH = 0x2f;
+const enc = new TextEncoder();
+const dec = new TextDecoder('utf-8', { fatal: true });
+
+/** NS_META 0x03: the mounted stores, `uvarint count` then per store `uvarint len || name || BE64(first height)`. */
+export const STORES_KEY: Bytes = Uint8Array.of(NS_META, 0x03);
+/** NS_META 0x04: BE64(last pruned height): heights at or below it have no state any more. */
+export const PRUNED_KEY: Bytes = Uint8Array.of(NS_META, 0x04);
+
+/** A Tendermint `ProofOp` (`tendermint.crypto.ProofOp`): what `abci_query` with `prove` returns, in order. */
+export interface ProofOp {
+  type: string;
+  key: Bytes;
+  data: Bytes;
+}
+
+/** How state keys map to stores. `single` (tests, tools): every key in one store of that name, the key as is. */
+export interface CommitmentOptions {
+  /** IAVL node cache of each store, in nodes (app.toml `iavl-cache-size`). */
+  cacheSize?: number;
+  single?: string;
+}
+
+interface Mounted {
+  name: string;
+  /** `<name>/` as bytes: the flat key prefix of the store (empty in single mode) */
+  prefix: Bytes;
+  tree: IavlTree;
+  /** the first height the store has a version for */
+  first: number;
+}
+
+/** An error about a height whose state is not kept (pruned, or before the chain's first block). */
+export class VersionNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VersionNotFoundError';
+  }
+}
+
+export class Commitment {
+  /** mounted stores, ordered by flat key prefix (the order their keys have in the flat key space) */
+  private stores: Mounted[];
+  private readonly byName = new Map<string, Mounted>();
+  private staged: { height: number; fresh: string[]; hash: Bytes } | undefined;
+  /** stores mounted by the block being staged */
+  private fresh: string[] = [];
+  private pruned: number;
+
+  private constructor(
+    private readonly db: DB,
+    private readonly opts: CommitmentOptions,
+    stores: Mounted[],
+    pruned: number,
+  ) {
+    this.stores = stores;
+    for (const s of stores) this.byName.set(s.name, s);
+    this.pruned = pruned;
+  }
+
+  static async open(db: DB, opts: CommitmentOptions = {}): Promise<Commitment> {
+    const rec = await db.get(STORES_KEY);
+    const list = rec === undefined ? [] : decodeStores(rec);
+    const stores: Mounted[] = [];
+    for (const { name, first } of list) stores.push(await openTree(db, opts, name, first));
+    sortStores(stores);
+    const p = await db.get(PRUNED_KEY);
+    return new Commitment(db, opts, stores, p === undefined ? 0 : readBE64(p, 0));
+  }
+
+  /** True once any store is mounted (a database written before the state commitment existed has none). */
+  get mounted(): number {
+    return this.stores.length;
+  }
+
+  /** The last pruned height (0: nothing pruned). */
+  get prunedTo(): number {
+    return this.pruned;
+  }
+
+  /** The store and tree key of a state key. */
+  route(key: Bytes): { store: string; rel: Bytes } {
+    if (this.opts.single !== undefined) return { store: this.opts.single, rel: key };
+    const i = key.indexOf(SLASH);
+    if (i <= 0) throw new Error(`state key ${Buffer.from(key).toString('hex')} has no store: keys are <store>/<key>`);
+    if (i === key.length - 1) throw new Error(`state key of store ${Buffer.from(key.subarray(0, i)).toString()} is empty`);
+    return { store: dec.decode(key.subarray(0, i)), rel: key.subarray(i + 1) };
+  }
+
+  /**
+   * Applies block `height`'s changes (sorted, unique) to the trees, mounting new stores, and stages every tree's
+   * version `height` into `sink` (null: hash only, for a preview). Returns the app hash. Follow with
+   * `commitStaged()` once the batch is written, or `discardStaged()`.
+   */
+  async stage(height: number, changes: readonly Change[], sink: BatchSink | null): Promise<Bytes> {
+    if (this.staged !== undefined) throw new Error('commitment: a block is already staged');
+    this.fresh = [];
+    try {
+      let cur: Mounted | undefined;
+      for (const c of changes) {
+        const { store, rel } = this.route(c.key);
+        if (cur === undefined || cur.name !== store) cur = this.byName.get(store) ?? (await this.mount(store, height));
+        if (c.value === undefined) cur.tree.remove(rel);
+        else cur.tree.set(rel, c.value);
+      }
+    } catch (e) {
+      for (const s of this.stores) s.tree.rollback();
+      this.unmount(this.fresh);
+      throw e;
+    }
+    for (const s of this.stores) s.tree.stageVersion(sink ?? undefined);
+    if (sink !== null && this.fresh.length > 0) sink.put(STORES_KEY, encodeStores(this.stores));
+    // a plain copy (the root may be a Buffer, whose slice() is a view)
+    const hash = Uint8Array.from(multistoreRoot(this.stores.map((s) => ({ name: s.name, hash: s.tree.rootHash }))));
+    this.staged = { height, fresh: this.fresh, hash };
+    return hash;
+  }
+
+  /** The staged block was written: it becomes the latest version of every tree. */
+  commitStaged(): void {
+    if (this.staged === undefined) throw new Error('commitment: nothing staged');
+    for (const s of this.stores) s.tree.commitStaged();
+    this.staged = undefined;
+  }
+
+  /** The staged block was not written (or was a preview): every tree returns to its last version. */
+  discardStaged(): void {
+    const st = this.staged;
+    if (st === undefined) return;
+    for (const s of this.stores) s.tree.discardStaged();
+    this.unmount(st.fresh);
+    this.staged = undefined;
+  }
+
+  get stagedHeight(): number | undefined {
+    return this.staged?.height;
+  }
+
+  /** Drops the stores mounted by a block that was not committed. */
+  private unmount(names: readonly string[]): void {
+    if (names.length === 0) return;
+    for (const n of names) this.byName.delete(n);
+    this.stores = this.stores.filter((s) => this.byName.has(s.name));
+  }
+
+  private async mount(name: string, height: number): Promise<Mounted> {
+    if (name.length === 0 || name.includes('/')) throw new Error(`invalid store name ${JSON.stringify(name)}`);
+    const m = await openTree(this.db, this.opts, name, height);
+    if (m.tree.version !== 0) throw new Error(`commitment: store ${name} has versions but is not in the mounted list`);
+    this.stores.push(m);
+    this.fresh.push(name);
+    sortStores(this.stores);
+    this.byName.set(name, m);
+    return m;
+  }
+
+  /** Throws unless the state of `height` is kept. */
+  checkHeight(height: number, latest: number): void {
+    if (height <= this.pruned) {
+      throw new VersionNotFoundError(
+        `failed to load state at height ${height}; version mismatch on immutable IAVL tree; version does not exist. Version has either been pruned, or is for a future block height (latest height: ${latest})`,
+      );
+    }
+  }
+
+  /** The store roots at `height` (stores mounted at or before it). */
+  rootsAt(height: number): StoreRoot[] {
+    return this.stores.filter((s) => s.first <= height).map((s) => ({ name: s.name, hash: s.tree.view(height).rootHash }));
+  }
+
+  /** The app hash the trees give for `height` (for checks: equals the committed app hash of that height). */
+  appHashAt(height: number): Bytes {
+    return Uint8Array.from(multistoreRoot(this.rootsAt(height)));
+  }
+
+  /** A read-only KVStore of the whole state at `height` (flat keys), reading the trees. */
+  viewAt(height: number): KVStore {
+    const parts = this.stores.filter((s) => s.first <= height).map((s) => ({ prefix: s.prefix, view: s.tree.view(height) }));
+    return new TreesView(parts);
+  }
+
+  /**
+   * The value of `rel` in store `name` at `height`, with the SDK's proof ops: the IAVL existence or non-existence
+   * proof of the key in the store's root (`ics23:iavl`), then the store root in the app hash (`ics23:simple`).
+   */
+  prove(height: number, name: string, rel: Bytes): { value: Bytes | undefined; ops: ProofOp[] } {
+    const s = this.byName.get(name);
+    if (s === undefined || s.first > height) throw new Error(`no such store: ${name}`);
+    const view = s.tree.view(height);
+    const value = view.get(rel);
+    if (view.size === 0) throw new Error(`cannot prove a key of the empty store ${name}`);
+    const iavl = view.getProof(rel);
+    const simple = multistoreProof(this.rootsAt(height), name);
+    return {
+      value,
+      ops: [
+        { type: PROOF_OP_IAVL, key: rel.slice(), data: encodeCommitmentProof(iavl) },
+        { type: PROOF_OP_SIMPLE, key: enc.encode(name), data: encodeCommitmentProof(simple) },
+      ],
+    };
+  }
+
+  /** The mounted store names, sorted. */
+  get names(): string[] {
+    return this.stores.map((s) => s.name).sort();
+  }
+
+  /** Deletes every version at or below `height` of every tree, and records it (one batch per tree). */
+  async pruneTo(height: number): Promise<void> {
+    if (height <= this.pruned) return;
+    if (this.staged !== undefined) throw new Error('commitment: cannot prune while a block is staged');
+    for (const s of this.stores) {
+      // keep the latest version always (a tree has one per block, so this only matters at the tip)
+      const to = Math.min(height, s.tree.version - 1);
+      if (to >= s.first) await s.tree.deleteVersionsTo(to);
+    }
+    const b = new Uint8Array(8);
+    writeBE64(b, 0, height);
+    await this.db.put(PRUNED_KEY, b);
+    this.pruned = height;
+  }
+}
+
+async function openTree(db: DB, opts: CommitmentOptions, name: string, first: number): Promise<Mounted> {
+  const nameBytes = enc.encode(name);
+  const treePrefix = new Uint8Array(2 + nameBytes.length);
+  treePrefix[0] = NS_TREES;
+  treePrefix.set(nameBytes, 1);
+  treePrefix[treePrefix.length - 1] = SLASH;
+  const tree = await IavlTree.open({ db, prefix: treePrefix, cacheSize: opts.cacheSize, initialVersion: first });
+  const prefix = opts.single !== undefined ? new Uint8Array(0) : concat(nameBytes, Uint8Array.of(SLASH));
+  return { name, prefix, tree, first };
+}
+
+function concat(a: Bytes, b: Bytes): Bytes {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+function sortStores(stores: Mounted[]): void {
+  stores.sort((a, b) => compareBytes(a.prefix, b.prefix) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function encodeStores(stores: readonly Mounted[]): Bytes {
+  const parts: number[] = [];
+  const u = (n: number): void => {
+    while (n >= 0x80) { parts.push((n & 0x7f) | 0x80); n = Math.floor(n / 128); }
+    parts.push(n);
+  };
+  u(stores.length);
+  for (const s of stores) {
+    const nb = enc.encode(s.name);
+    u(nb.length);
+    for (const b of nb) parts.push(b);
+    const h = new Uint8Array(8);
+    writeBE64(h, 0, s.first);
+    for (const b of h) parts.push(b);
+  }
+  return Uint8Array.from(parts);
+}
+
+function decodeStores(b: Bytes): { name: string; first: number }[] {
+  let off = 0;
+  const u = (): number => {
+    let n = 0;
+    let mul = 1;
+    for (;;) {
+      const x = b[off++]!;
+      n += (x & 0x7f) * mul;
+      if (x < 0x80) return n;
+      mul *= 128;
+    }
+  };
+  const count = u();
+  const out: { name: string; first: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    const len = u();
+    const name = dec.decode(b.subarray(off, off + len));
+    off += len;
+    out.push({ name, first: readBE64(b, off) });
+    off += 8;
+  }
+  return out;
+}
+
+/** The state at one height over the stores' tree views: flat keys, bytewise order across stores. */
+class TreesView implements KVStore {
+  constructor(private readonly parts: readonly { prefix: Bytes; view: TreeView }[]) {}
+
+  private find(key: Bytes): { view: TreeView; rel: Bytes } | undefined {
+    for (const p of this.parts) {
+      if (key.length > p.prefix.length && startsWith(key, p.prefix)) return { view: p.view, rel: key.subarray(p.prefix.length) };
+    }
+    return undefined;
+  }
+
+  get(key: Bytes): Bytes | undefined {
+    const f = this.find(key);
+    return f === undefined ? undefined : f.view.get(f.rel);
+  }
+
+  has(key: Bytes): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(): void {
+    throw new Error('a past state is read-only');
+  }
+
+  delete(): void {
+    throw new Error('a past state is read-only');
+  }
+
+  *iterator(start?: Bytes, end?: Bytes, reverse = false): IterableIterator<[Bytes, Bytes]> {
+    const parts = reverse ? [...this.parts].reverse() : this.parts;
+    for (const p of parts) {
+      const pEnd = p.prefix.length === 0 ? undefined : prefixEndOf(p.prefix);
+      // the range [start, end) clipped to the store's keys [prefix, pEnd), as tree keys
+      let lo: Bytes | undefined;
+      let hi: Bytes | undefined;
+      if (start !== undefined) {
+        if (pEnd !== undefined && compareBytes(start, pEnd) >= 0) continue;
+        if (compareBytes(start, p.prefix) > 0) lo = start.subarray(p.prefix.length);
+      }
+      if (end !== undefined) {
+        if (compareBytes(end, p.prefix) <= 0) continue;
+        if (pEnd === undefined || compareBytes(end, pEnd) < 0) hi = end.subarray(p.prefix.length);
+      }
+      if (lo !== undefined && hi !== undefined && compareBytes(lo, hi) >= 0) continue;
+      for (const [k, v] of p.view.iterator(lo, hi, reverse)) yield [concat(p.prefix, k), v];
+    }
+  }
+}
+
+function startsWith(key: Bytes, prefix: Bytes): boolean {
+  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** The first key after every key starting with `prefix` (the prefix ends with '/', so no carry). */
+function prefixEndOf(prefix: Bytes): Bytes {
+  const out = prefix.slice();
+  out[out.length - 1]! += 1;
+  return out;
+}
+
+
