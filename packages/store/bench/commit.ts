@@ -1,6 +1,7 @@
 /**
- * Micro benchmark of the store: branch+set throughput and commit latency of 10k-change blocks over a
- * 1M-key state. Run: npx tsx bench/commit.ts
+ * Micro benchmark of the store: branch+set throughput and the latency of 10k-change blocks over a 1M-key
+ * state (the app hash at prepare, as FinalizeBlock computes it, then the commit's write), in two stores.
+ * Run: npx tsx --conditions=source bench/commit.ts   (STATE_KEYS=200000 for a smaller state)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,15 +9,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommitStore, MemKVStore, branch, type Change } from '../src/index.js';
 
-const STATE_KEYS = 1_000_000;
+const STATE_KEYS = Number(process.env.STATE_KEYS ?? 1_000_000);
 const LOAD_BLOCK = 25_000;
 const BLOCK = 10_000;
 const BLOCKS = 8;
 
+const STORES = [new TextEncoder().encode('acc/'), new TextEncoder().encode('bank/')];
 const key = (): Uint8Array => {
-  const k = randomBytes(21);
-  k[0] = 0x02; // e.g. a module prefix followed by a 20-byte address
-  return new Uint8Array(k.buffer, k.byteOffset, k.length);
+  // a store prefix, then e.g. a module prefix byte followed by a 20-byte address
+  const p = STORES[Math.random() < 0.5 ? 0 : 1]!;
+  const k = new Uint8Array(p.length + 21);
+  k.set(p, 0);
+  k.set(randomBytes(21), p.length);
+  k[p.length] = 0x02;
+  return k;
 };
 const value = (): Uint8Array => new Uint8Array(randomBytes(40));
 const ms = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
@@ -59,7 +65,7 @@ function benchBranch(): void {
 async function benchCommit(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'chain-store-bench-'));
   try {
-    let store = await CommitStore.open(dir);
+    let store = await CommitStore.open(dir, { iavlCacheSize: Number(process.env.CACHE ?? 100_000) });
     const keys: Uint8Array[] = [];
     let t0 = process.hrtime.bigint();
     for (let h = 1; h <= STATE_KEYS / LOAD_BLOCK; h++) {
@@ -73,6 +79,7 @@ async function benchCommit(): Promise<void> {
     }
     console.log(`load:                          ${fmt(STATE_KEYS)} keys in ${(ms(t0) / 1000).toFixed(1)} s (blocks of ${fmt(LOAD_BLOCK)})`);
     const times: number[] = [];
+    const prepares: number[] = [];
     for (let n = 0; n < BLOCKS; n++) {
       const b = branch(store.state);
       for (let i = 0; i < BLOCK; i++) {
@@ -83,14 +90,20 @@ async function benchCommit(): Promise<void> {
       }
       const cs = b.changes();
       t0 = process.hrtime.bigint();
+      await store.prepare(store.lastHeight + 1, cs);
+      prepares.push(ms(t0));
       await store.commit(store.lastHeight + 1, cs);
       times.push(ms(t0));
     }
-    times.sort((a, b) => a - b);
-    const mean = times.reduce((a, b) => a + b, 0) / times.length;
-    console.log(
-      `commit of ${fmt(BLOCK)} changes:        mean ${mean.toFixed(1)} ms, median ${times[times.length >> 1]!.toFixed(1)} ms, max ${times[times.length - 1]!.toFixed(1)} ms (${BLOCKS} blocks, state ~${fmt(STATE_KEYS)} keys)`,
-    );
+    const show = (what: string, xs: number[]): void => {
+      xs.sort((a, b) => a - b);
+      const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+      console.log(
+        `${what} of ${fmt(BLOCK)} changes:`.padEnd(31) + `mean ${mean.toFixed(1)} ms, median ${xs[xs.length >> 1]!.toFixed(1)} ms, max ${xs[xs.length - 1]!.toFixed(1)} ms (${BLOCKS} blocks, state ~${fmt(STATE_KEYS)} keys)`,
+      );
+    };
+    show('prepare (app hash)', prepares);
+    show('prepare + commit', times);
     const height = store.lastHeight;
     await store.close();
     t0 = process.hrtime.bigint();
