@@ -17,6 +17,7 @@ import type { DeliverTxResponse } from '@cosmjs/stargate';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/ed25519/keys';
 import { ed25519PublicKey, fromBech32, sha256, toBech32, utf8 } from '@chain/crypto';
 import { startNode } from '../src/node-process.js';
+import { waitHeight } from '../src/localnet.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { devWallet, getJson, DENOM } from '../src/clients.js';
 
@@ -186,6 +187,8 @@ describe('e2e: chaind export, and a chain started from the export', function () 
     copyFileSync(exportFile, join(home2, 'config', 'genesis.json'));
     imported = await startNode({ home: home2 });
     const rest = restOf(imported);
+    // the node answers before its first block (as CometBFT does): wait for it
+    await waitHeight({ rpc: imported.rpcUrl }, exportedHeight + 1);
     const status = (await getJson(`${imported.rpcUrl}/status`)).body.result.sync_info;
     expect(status.earliest_block_height).to.equal(String(exportedHeight + 1));
     expect(Number(status.latest_block_height)).to.be.at.least(exportedHeight + 1);
