@@ -5,7 +5,8 @@
  * `/store/<name>/subspace` (data: a key prefix; the value is a `cosmos.base.kv.v1beta1.Pairs` of the latest
  * state, as the SDK's).
  */
-import type { CommitStore } from '@chain/store';
+import { concatBytes as concat } from '@chain/crypto';
+import { prefixEnd, type CommitStore } from '@chain/store';
 import { Errors } from '@chain/errors';
 import type { QueryRequest, QueryResponse } from './abci.js';
 import { queryErrorToAbci } from './query-errors.js';
@@ -48,29 +49,6 @@ export async function queryStore(store: CommitStore, req: QueryRequest, height: 
   } catch (e) {
     return { ...queryErrorToAbci(e), value: empty, height };
   }
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
-}
-
-function prefixEnd(p: Uint8Array): Uint8Array | undefined {
-  const out = p.slice();
-  for (let i = out.length - 1; i >= 0; i--) {
-    if (out[i]! < 0xff) {
-      out[i]! += 1;
-      return out.subarray(0, i + 1);
-    }
-  }
-  return undefined;
 }
 
 function varint(n: number): number[] {

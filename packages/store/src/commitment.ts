@@ -23,6 +23,8 @@ import {
   type StoreRoot,
 } from '@chain/iavl';
 import type { ClassicLevel } from 'classic-level';
+import { concatBytes } from '@chain/crypto';
+import { prefixEnd } from './prefix.js';
 import { compareBytes } from './keys.js';
 import { NS_META, NS_TREES, readBE64, writeBE64 } from './layout.js';
 import type { Bytes, Change, KVStore } from './types.js';
@@ -259,15 +261,8 @@ async function openTree(db: DB, opts: CommitmentOptions, name: string, first: nu
   treePrefix.set(nameBytes, 1);
   treePrefix[treePrefix.length - 1] = SLASH;
   const tree = await IavlTree.open({ db, prefix: treePrefix, cacheSize: opts.cacheSize, initialVersion: first });
-  const prefix = opts.single !== undefined ? new Uint8Array(0) : concat(nameBytes, Uint8Array.of(SLASH));
+  const prefix = opts.single !== undefined ? new Uint8Array(0) : concatBytes(nameBytes, Uint8Array.of(SLASH));
   return { name, prefix, tree, first };
-}
-
-function concat(a: Bytes, b: Bytes): Bytes {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }
 
 function sortStores(stores: Mounted[]): void {
@@ -347,7 +342,7 @@ class TreesView implements KVStore {
   *iterator(start?: Bytes, end?: Bytes, reverse = false): IterableIterator<[Bytes, Bytes]> {
     const parts = reverse ? [...this.parts].reverse() : this.parts;
     for (const p of parts) {
-      const pEnd = p.prefix.length === 0 ? undefined : prefixEndOf(p.prefix);
+      const pEnd = p.prefix.length === 0 ? undefined : prefixEnd(p.prefix);
       // the range [start, end) clipped to the store's keys [prefix, pEnd), as tree keys
       let lo: Bytes | undefined;
       let hi: Bytes | undefined;
@@ -360,7 +355,7 @@ class TreesView implements KVStore {
         if (pEnd === undefined || compareBytes(end, pEnd) < 0) hi = end.subarray(p.prefix.length);
       }
       if (lo !== undefined && hi !== undefined && compareBytes(lo, hi) >= 0) continue;
-      for (const [k, v] of p.view.iterator(lo, hi, reverse)) yield [concat(p.prefix, k), v];
+      for (const [k, v] of p.view.iterator(lo, hi, reverse)) yield [concatBytes(p.prefix, k), v];
     }
   }
 }
@@ -369,12 +364,3 @@ function startsWith(key: Bytes, prefix: Bytes): boolean {
   for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
   return true;
 }
-
-/** The first key after every key starting with `prefix` (the prefix ends with '/', so no carry). */
-function prefixEndOf(prefix: Bytes): Bytes {
-  const out = prefix.slice();
-  out[out.length - 1]! += 1;
-  return out;
-}
-
-
