@@ -21,7 +21,7 @@ import { readGenesis } from './config/init.js';
 
 export interface ExportOptions {
   readonly home: string;
-  /** the height to export (default: the latest); any height the store holds (it keeps the whole history) */
+  /** the height to export (default: the latest); any height the store still holds (see app.toml `pruning`) */
   readonly height?: number;
 }
 
@@ -56,8 +56,8 @@ export async function exportFromStore(store: CommitStore, genesis: GenesisDoc, h
   const last = store.lastHeight;
   if (last === 0) throw new Error('the chain has no blocks yet: nothing to export');
   const h = height ?? last;
-  if (!Number.isSafeInteger(h) || h < store.firstHeight || h > last) {
-    throw new Error(`cannot export height ${height}: the store holds heights ${store.firstHeight} to ${last}`);
+  if (!Number.isSafeInteger(h) || h < store.earliestHeight || h > last) {
+    throw new Error(`cannot export height ${height}: the store holds heights ${store.earliestHeight} to ${last}`);
   }
   const { app } = createChainApp({ store, chainId: genesis.chain_id, minGasPrices: '' });
   const appState = await app.exportGenesisAt(h);
