@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { ProtoRegistry } from '@chain/codec';
 import type { ProtoObject } from '@chain/codec';
 import { Errors } from '@chain/errors';
-import { CommitStore } from '@chain/store';
+import { CommitStore, type CommitStoreOptions } from '@chain/store';
 import type { KVStore } from '@chain/store';
 import { App, paginate } from '../src/index.js';
 import { Msg as KvMsg, Query as KvQuery } from './fixtures/gen/chain/apptest/v1.js';
@@ -119,9 +119,9 @@ export function finalizeRequest(height: number, txs: Uint8Array[], o: Partial<Fi
 export class TestApp {
   private constructor(readonly app: App, readonly registry: ProtoRegistry, readonly store: CommitStore, readonly kv: KvModule, private readonly dir: string) {}
 
-  static async create(o: { ante?: AnteHandler | null; minGasPrices?: DecCoin[]; maxTxBytes?: number } = {}): Promise<TestApp> {
+  static async create(o: { ante?: AnteHandler | null; minGasPrices?: DecCoin[]; maxTxBytes?: number; store?: CommitStoreOptions } = {}): Promise<TestApp> {
     const dir = mkdtempSync(join(tmpdir(), 'chain-app-'));
-    const store = await CommitStore.open(dir);
+    const store = await CommitStore.open(dir, o.store);
     const registry = new ProtoRegistry();
     const kv = new KvModule();
     const app = new App({
