@@ -1,6 +1,6 @@
 /** Default config files written by `chaind init` (documented, like the Cosmos SDK templates). */
 
-export function appTomlTemplate(o: { minGasPrices: string; apiEnable: boolean; swagger: boolean; jsonRpcEnable: boolean }): string {
+export function appTomlTemplate(o: { minGasPrices: string; apiEnable: boolean; swagger: boolean; jsonRpcEnable: boolean; explorer?: boolean }): string {
   return `# chaind application configuration (app.toml)
 
 # The minimum gas prices a validator accepts for processing a transaction in CheckTx,
@@ -15,6 +15,10 @@ pruning = "nothing"
 enable = ${o.apiEnable}
 # Serve the OpenAPI v2 document at GET /swagger.
 swagger = ${o.swagger}
+# Serve the block explorer at GET /explorer/ (static page reading REST, the CometBFT RPC websocket and the
+# Ethereum JSON-RPC from the browser). The wallet descriptions (/keplr/chain-info.json,
+# /chain-registry/chain.json, /chain-registry/assetlist.json) are served whenever the REST server is on.
+explorer = ${o.explorer ?? false}
 # Listen address.
 address = "tcp://0.0.0.0:1317"
 # Maximum number of simultaneous connections.
