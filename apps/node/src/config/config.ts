@@ -104,10 +104,11 @@ export const ConfigTomlSchema = z.object({
     /** prefix of the CometBFT-named metrics */
     namespace: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a Prometheus name prefix').default('cometbft'),
     /**
-     * cometbft mode: where the spawned CometBFT serves its own metrics (consensus, mempool, p2p); empty = its
-     * metrics stay off (this node's /metrics then has the app and transport metrics only)
+     * cometbft mode: where this process serves the app's and the transports' metrics, CometBFT serving its own
+     * on `prometheus_listen_addr` (as in any Cosmos SDK chain); empty = `prometheus_listen_addr`'s host and
+     * port + 1 (`:26661`). Unused by the embedded engine, whose one `/metrics` has everything.
      */
-    'cometbft_prometheus_listen_addr': z.string().default(''),
+    'app_prometheus_listen_addr': z.string().default(''),
   }).prefault({}),
   /** cometbft mode: `rpc` set (http://host:port) = a CometBFT started separately (not spawned), whose RPC this is */
   cometbft: z.object({
@@ -181,6 +182,7 @@ export const FLAG_TARGETS: Record<string, { file: 'app' | 'config'; path: string
   'log_format': { file: 'config', path: ['log_format'], type: 'string' },
   'instrumentation.prometheus': { file: 'config', path: ['instrumentation', 'prometheus'], type: 'boolean' },
   'instrumentation.prometheus_listen_addr': { file: 'config', path: ['instrumentation', 'prometheus_listen_addr'], type: 'string' },
+  'instrumentation.app_prometheus_listen_addr': { file: 'config', path: ['instrumentation', 'app_prometheus_listen_addr'], type: 'string' },
 };
 
 /** `chaind dev`'s defaults for keys its app.toml leaves unset (a dev home written before the key existed): the explorer on. */

@@ -110,11 +110,13 @@ timeout_commit = "${o.timeoutCommit}"
 
 [instrumentation]
 # Serve Prometheus metrics (text format) at GET /metrics on prometheus_listen_addr.
+# --consensus cometbft: CometBFT serves its own metrics there (cometbft_consensus_*, _mempool_*, _p2p_*, ...)
+# and chaind the app's (tx_*, chain_*) on app_prometheus_listen_addr.
 prometheus = ${o.prometheus ?? false}
 prometheus_listen_addr = ":26660"
 # Prefix of the CometBFT-named metrics (cometbft_consensus_height, ...).
 namespace = "cometbft"
-# --consensus cometbft: where the spawned CometBFT serves its own metrics ("" = off).
-cometbft_prometheus_listen_addr = ""
+# --consensus cometbft: where chaind serves the app's metrics ("" = prometheus_listen_addr's port + 1: ":26661").
+app_prometheus_listen_addr = ""
 `;
 }
