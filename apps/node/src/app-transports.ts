@@ -6,12 +6,12 @@
  */
 import type { App } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
-import { evmRpcAdapter } from '@chain/evm';
-import { NodeMetrics, configureLogger, startGrpcServer, startMetricsServer, startRestServer } from '@chain/server';
-import type { ConsensusSource, EthereumExecution, GrpcServer, JsonRpcServer, Logger, MetricsServer, RestServer } from '@chain/server';
+import { evmRpcAdapter, parseEip155ChainId } from '@chain/evm';
+import { NodeMetrics, configureLogger, gasPriceSteps, startGrpcServer, startMetricsServer, startRestServer } from '@chain/server';
+import type { ChainDescription, ConsensusSource, EthereumExecution, GrpcServer, JsonRpcServer, Logger, MetricsServer, RestServer } from '@chain/server';
 import type { NodeConfig } from './config/config.js';
 import { parseListenAddress } from './config/config.js';
-import { BECH32_PREFIX } from './config/init.js';
+import { BASE_DENOM, BECH32_PREFIX, DEV_CHAIN_ID, chainMetadata } from './config/init.js';
 import { VERSION } from './app.js';
 import { startJsonRpc } from './eth-rpc.js';
 
@@ -36,8 +36,10 @@ export async function startAppTransports(o: {
   let jsonRpc: JsonRpcServer | undefined;
   if (config.app.api.enable) {
     const a = parseListenAddress(config.app.api.address);
-    rest = await startRestServer({ app, api: config.app.api, host: a.host, port: a.port, log: log.child('rest'), metrics });
+    const explorer = { chain: chainDescription(app.chainId, config), explorer: config.app.api.explorer ?? false };
+    rest = await startRestServer({ app, api: config.app.api, host: a.host, port: a.port, log: log.child('rest'), metrics, explorer });
     log.info(`REST API listening on http://${a.host}:${rest.port}`);
+    if (explorer.explorer) log.info(`explorer on http://${a.host === '0.0.0.0' ? 'localhost' : a.host}:${rest.port}/explorer/`);
   }
   if (config.app.grpc.enable) {
     grpc = await startGrpcServer({ app, address: config.app.grpc.address, log: log.child('grpc'), metrics });
@@ -56,6 +58,51 @@ export async function startAppTransports(o: {
     }
   }
   return { rest, grpc, jsonRpc };
+}
+
+/** The amount of `denom` in a `minimum-gas-prices` text (`1000000000achain,5utoken` → 1e9); 0 when absent. */
+export function minGasPriceOf(minGasPrices: string, denom: string): number {
+  for (const part of minGasPrices.split(',')) {
+    const m = /^\s*(\d+(?:\.\d+)?)([a-zA-Z][a-zA-Z0-9/:._-]*)\s*$/.exec(part);
+    if (m && m[2] === denom) return Number(m[1]);
+  }
+  return 0;
+}
+
+/**
+ * The chain as the wallet descriptions and the explorer's config present it (`@chain/server`'s
+ * `ChainDescription`): the chain id, the bech32 prefix, coin type 60 with eth_secp256k1 keys (secp256k1 accepted
+ * too), the staking/fee denom of the genesis metadata (`achain`, display `chain`, 18 decimals), the gas prices from
+ * app.toml's `minimum-gas-prices`, the EVM's EIP-155 id, and the listen addresses of the surfaces that are on.
+ */
+export function chainDescription(chainId: string, config: NodeConfig): ChainDescription {
+  const meta = chainMetadata() as { description: string; display: string; symbol: string; denom_units: { denom: string; exponent: number }[] };
+  const decimals = meta.denom_units.find((u) => u.denom === meta.display)?.exponent ?? 0;
+  const dev = chainId === DEV_CHAIN_ID;
+  let evmChainId: number | undefined;
+  try { evmChainId = Number(parseEip155ChainId(chainId)); } catch { evmChainId = undefined; }
+  const j = config.app['json-rpc'];
+  return {
+    chainId,
+    chainName: dev ? `${BECH32_PREFIX}devnet` : BECH32_PREFIX,
+    prettyName: dev ? `Chain devnet (${chainId})` : `Chain (${chainId})`,
+    networkType: dev ? 'devnet' : 'mainnet',
+    bech32Prefix: BECH32_PREFIX,
+    coinType: 60,
+    keyAlgos: ['ethsecp256k1', 'secp256k1'],
+    denom: { base: BASE_DENOM, display: meta.display, decimals, symbol: meta.symbol, description: meta.description },
+    gasPrice: gasPriceSteps(minGasPriceOf(config.app['minimum-gas-prices'], BASE_DENOM)),
+    evmChainId,
+    daemonName: 'chaind',
+    nodeHome: '$HOME/.chaind',
+    listen: {
+      // CometBFT mode with a CometBFT started separately: its RPC URL; otherwise the RPC this node (or its CometBFT) listens on
+      rpc: config.config.cometbft.rpc || config.config.rpc.laddr,
+      grpc: config.app.grpc.enable ? config.app.grpc.address : undefined,
+      jsonRpc: j.enable ? j.address : undefined,
+      jsonRpcWs: j.enable && j['ws-address'] ? j['ws-address'] : undefined,
+    },
+  };
 }
 
 /**

@@ -74,15 +74,45 @@ export function prepareCometHome(bin: string, config: NodeConfig): string {
   set('rpc', 'timeout_broadcast_tx_commit', JSON.stringify(config.config.rpc.timeout_broadcast_tx_commit));
   set('mempool', 'size', String(config.config.mempool.size));
   set('mempool', 'max_tx_bytes', String(config.config.mempool.max_tx_bytes));
-  // CometBFT's own metrics (consensus, mempool, p2p) on a port of their own, or off
-  const cometMetrics = config.config.instrumentation.cometbft_prometheus_listen_addr;
-  set('instrumentation', 'prometheus', cometMetrics ? 'true' : 'false');
-  if (cometMetrics) {
-    set('instrumentation', 'prometheus_listen_addr', JSON.stringify(cometMetrics));
-    set('instrumentation', 'namespace', JSON.stringify(config.config.instrumentation.namespace));
+  // CometBFT's own metrics (consensus, mempool, p2p, state, ABCI timing, Go process) on the configured
+  // prometheus_listen_addr, as in any Cosmos SDK chain; the app's are this process's (cometMetricsAddresses)
+  const inst = config.config.instrumentation;
+  set('instrumentation', 'prometheus', inst.prometheus ? 'true' : 'false');
+  if (inst.prometheus) {
+    set('instrumentation', 'prometheus_listen_addr', JSON.stringify(cometMetricsAddresses(config).comet));
+    set('instrumentation', 'namespace', JSON.stringify(inst.namespace));
   }
   writeFileSync(tomlPath, toml);
   return dir;
+}
+
+/**
+ * Where the metrics are served in CometBFT mode (`[instrumentation] prometheus = true`), as `host:port`:
+ * `comet`, CometBFT's own, is `prometheus_listen_addr` (what config.toml's `[instrumentation]` means in any
+ * Cosmos SDK chain, so scrape configs and dashboards find `cometbft_consensus_height` where they look for it,
+ * in both modes); `app`, this process's (the app's and the transports'), is `app_prometheus_listen_addr`, or
+ * when that is empty the same host with the port + 1 (`:26660` → `:26661`; port 0 stays 0). Throws when the
+ * two would be the same listener.
+ */
+export function cometMetricsAddresses(config: NodeConfig): { comet: string; app: string } {
+  const inst = config.config.instrumentation;
+  const c = parseListenAddress(inst.prometheus_listen_addr);
+  let a: { host: string; port: number };
+  if (inst.app_prometheus_listen_addr) {
+    a = parseListenAddress(inst.app_prometheus_listen_addr);
+  } else {
+    if (c.port === 65535) throw new Error(`[instrumentation] prometheus_listen_addr ${inst.prometheus_listen_addr}: no port + 1 for the app's metrics; set app_prometheus_listen_addr`);
+    a = { host: c.host, port: c.port === 0 ? 0 : c.port + 1 };
+  }
+  const wild = (h: string): boolean => h === '0.0.0.0' || h === '::';
+  if (c.port !== 0 && a.port === c.port && (a.host === c.host || wild(a.host) || wild(c.host))) {
+    throw new Error(`[instrumentation] app_prometheus_listen_addr ${inst.app_prometheus_listen_addr} is CometBFT's prometheus_listen_addr ${inst.prometheus_listen_addr}: the app's metrics need a port of their own in --consensus cometbft`);
+  }
+  // `:port` (every interface, as CometBFT's default ":26660") stays so; other hosts as given
+  const anyHost = (addr: string): boolean => addr.replace(/^(tcp|http):\/\//, '').startsWith(':');
+  const hp = (x: { host: string; port: number }, any: boolean): string => `${any ? '' : x.host.includes(':') ? `[${x.host}]` : x.host}:${x.port}`;
+  const cometAny = anyHost(inst.prometheus_listen_addr);
+  return { comet: hp(c, cometAny), app: hp(a, inst.app_prometheus_listen_addr ? anyHost(inst.app_prometheus_listen_addr) : cometAny) };
 }
 
 /** The CometBFT RPC URL of a node config (spawned: the node's rpc.laddr; external: `--cometbft.rpc`). */
@@ -99,7 +129,10 @@ export class CometNode {
   grpc?: GrpcServer;
   jsonRpc?: JsonRpcServer;
   comet?: ChildProcess;
-  /** `GET /metrics` (config.toml `[instrumentation] prometheus`): the app's and the transports' metrics */
+  /**
+   * `GET /metrics` (config.toml `[instrumentation] prometheus`): the app's and the transports' metrics, on
+   * `app_prometheus_listen_addr` (CometBFT serves its own on `prometheus_listen_addr`)
+   */
   metricsServer?: MetricsServer;
   /** the CometBFT RPC URL (spawned: the node's rpc.laddr; external: `--cometbft.rpc`) */
   readonly cometRpcUrl: string;
@@ -124,7 +157,9 @@ export class CometNode {
 
   static async create(config: NodeConfig, log: Logger = createLogger('info'), opts: CometNodeOptions = {}): Promise<CometNode> {
     applyLogConfig(log, config);
+    // the app's and the transports' metrics, none of the names CometBFT serves (NodeMetrics' consensusMetrics)
     const metrics = createNodeMetrics(config, false);
+    if (metrics) cometMetricsAddresses(config); // a bad or colliding address fails here, before anything starts
     const genesis = readGenesis(config.home);
     const dataDir = join(config.home, 'data');
     mkdirSync(dataDir, { recursive: true });
@@ -157,7 +192,12 @@ export class CometNode {
   /** Starts the ABCI server, then CometBFT (unless external), then REST and gRPC. */
   async start(): Promise<void> {
     const abciLog = this.log.child('abci');
-    if (this.metrics) this.metricsServer = await startNodeMetricsServer(this.metrics, this.config, this.log);
+    if (this.metrics) {
+      // this process's /metrics on the app's address; CometBFT's on prometheus_listen_addr (prepareCometHome)
+      const app = cometMetricsAddresses(this.config).app;
+      const inst = { ...this.config.config.instrumentation, prometheus_listen_addr: app };
+      this.metricsServer = await startNodeMetricsServer(this.metrics, { ...this.config, config: { ...this.config.config, instrumentation: inst } }, this.log);
+    }
     const abciApp = this.metrics ? instrumentAbciApp(this.app, this.metrics) : this.app;
     this.abci = await AbciServer.listen({ app: abciApp, address: this.config.config.abci.laddr, log: abciLog });
     if (!this.config.config.cometbft.rpc) {
@@ -180,6 +220,7 @@ export class CometNode {
         this.opts.onCometExit?.(code, signal);
       });
       this.log.info(`CometBFT ${bin} started (pid ${child.pid}, home ${dir}, log ${logFile}); its RPC: ${this.cometRpcUrl}`);
+      if (this.metrics) this.log.child('metrics').info(`CometBFT's Prometheus metrics on http://${cometMetricsAddresses(this.config).comet}/metrics`);
     } else {
       this.log.info(`waiting for the CometBFT at ${this.cometRpcUrl} to connect to ABCI ${this.abci.address}`);
     }

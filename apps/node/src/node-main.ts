@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, parseSkipUpgradeHeights } from './cli.js';
-import { applyFlags, loadConfig, FLAG_TARGETS } from './config/config.js';
+import { applyFlags, devDefaults, loadConfig, FLAG_TARGETS } from './config/config.js';
 import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM, BECH32_PREFIX, DEV_GOV_PERIOD, GOV_MIN_DEPOSIT } from './config/init.js';
 import { VERSION } from './version.js';
 import { LOCALNET_USAGE } from './localnet-usage.js';
@@ -123,7 +123,8 @@ export async function runNodeCommand(argv: readonly string[]): Promise<void> {
       if (!isInitialized(home)) throw new Error(`${home} is not initialized; run: chaind init --home ${home}`);
       for (const f of Object.keys(args.flags)) if (!KNOWN_FLAGS.has(f)) log.warn(`unknown flag --${f} ignored`);
       const skipUpgradeHeights = parseSkipUpgradeHeights(args.flags['unsafe-skip-upgrades']);
-      const cfg = applyFlags(loadConfig(home), args.flags);
+      const flagged = applyFlags(loadConfig(home), args.flags);
+      const cfg = args.command === 'dev' ? devDefaults(flagged) : flagged;
       const comet = cfg.config.consensus.engine === 'cometbft';
       const [{ Node }, { CometNode }] = await Promise.all([import('./node.js'), import('./comet-node.js')]);
       const node = comet

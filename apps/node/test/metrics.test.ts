@@ -8,6 +8,8 @@ import { Node } from '../src/node.js';
 import { applyFlags, loadConfig, FLAG_TARGETS } from '../src/config/config.js';
 import { initHome } from '../src/config/init.js';
 import { createLogger } from '@chain/server';
+import { ensureCometbft } from '@chain/cometbft';
+import { cometHome, cometMetricsAddresses, prepareCometHome } from '../src/comet-node.js';
 
 /** `name{labels} value` lines of a scrape → value by the line's name and label text */
 function samples(text: string): Map<string, number> {
@@ -32,7 +34,7 @@ describe('metrics and logs config', () => {
     const toml = parseToml(readFileSync(join(home, 'config', 'config.toml'), 'utf8')) as any;
     expect(toml.log_level).to.equal('info');
     expect(toml.log_format).to.equal('plain');
-    expect(toml.instrumentation).to.deep.equal({ prometheus: false, prometheus_listen_addr: ':26660', namespace: 'cometbft', cometbft_prometheus_listen_addr: '' });
+    expect(toml.instrumentation).to.deep.equal({ prometheus: false, prometheus_listen_addr: ':26660', namespace: 'cometbft', app_prometheus_listen_addr: '' });
     const cfg = loadConfig(home);
     expect(cfg.config.instrumentation.prometheus).to.equal(false);
     expect(cfg.config.log_format).to.equal('plain');
@@ -49,6 +51,40 @@ describe('metrics and logs config', () => {
     expect(() => applyFlags(loadConfig(home), { log_level: 'loud' })).to.throw(/invalid config.toml: log_level: invalid log level/);
     expect(() => applyFlags(loadConfig(home), { log_format: 'xml' })).to.throw(/log_format/);
     expect(() => applyFlags(loadConfig(home), { 'instrumentation.prometheus': 'yes' })).to.throw(/true or false/);
+  });
+});
+
+describe('metrics addresses in CometBFT mode', () => {
+  let home: string;
+  before(() => {
+    home = mkdtempSync(join(tmpdir(), 'chaind-mcomet-'));
+    initHome({ home, dev: true });
+  });
+  after(() => rmSync(home, { recursive: true, force: true }));
+  const addrs = (flags: Record<string, string>) => cometMetricsAddresses(applyFlags(loadConfig(home), { 'instrumentation.prometheus': true, ...flags }));
+
+  it('CometBFT on prometheus_listen_addr; the app on app_prometheus_listen_addr, by default the next port', () => {
+    expect(addrs({})).to.deep.equal({ comet: ':26660', app: ':26661' });
+    expect(addrs({ 'instrumentation.prometheus_listen_addr': '127.0.0.1:9100' })).to.deep.equal({ comet: '127.0.0.1:9100', app: '127.0.0.1:9101' });
+    expect(addrs({ 'instrumentation.prometheus_listen_addr': 'tcp://127.0.0.1:0' })).to.deep.equal({ comet: '127.0.0.1:0', app: '127.0.0.1:0' });
+    expect(addrs({ 'instrumentation.app_prometheus_listen_addr': '127.0.0.1:9200' })).to.deep.equal({ comet: ':26660', app: '127.0.0.1:9200' });
+    expect(FLAG_TARGETS).to.have.property('instrumentation.app_prometheus_listen_addr');
+  });
+
+  it('refuses one listener for both, and a port with no next one', () => {
+    expect(() => addrs({ 'instrumentation.app_prometheus_listen_addr': ':26660' })).to.throw(/port of their own/);
+    expect(() => addrs({ 'instrumentation.prometheus_listen_addr': '127.0.0.1:9100', 'instrumentation.app_prometheus_listen_addr': '0.0.0.0:9100' })).to.throw(/port of their own/);
+    expect(() => addrs({ 'instrumentation.prometheus_listen_addr': '127.0.0.1:65535' })).to.throw(/app_prometheus_listen_addr/);
+  });
+
+  it('writes CometBFT\'s [instrumentation] into its config.toml: on with the address and namespace, or off', async function () {
+    this.timeout(20 * 60_000); // ensureCometbft builds the binary when .cache/cometbft has none (minutes)
+    const bin = await ensureCometbft({ log: () => undefined });
+    const read = () => (parseToml(readFileSync(join(cometHome(home), 'config', 'config.toml'), 'utf8')) as any).instrumentation;
+    prepareCometHome(bin, applyFlags(loadConfig(home), { 'instrumentation.prometheus': true, 'instrumentation.prometheus_listen_addr': '127.0.0.1:9100' }));
+    expect(read()).to.include({ prometheus: true, prometheus_listen_addr: '127.0.0.1:9100', namespace: 'cometbft' });
+    prepareCometHome(bin, loadConfig(home));
+    expect(read().prometheus).to.equal(false);
   });
 });
 

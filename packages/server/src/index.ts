@@ -25,6 +25,7 @@ export type { RestServer, RestServerOptions, RestApiConfig } from './rest/server
 export { buildRoutes, matchRoute, httpBindings, cosmosPath } from './rest/routes.js';
 export type { RestRoute, HttpBinding } from './rest/routes.js';
 export { swaggerDocument } from './rest/swagger.js';
+export * from './explorer/index.js';
 
 export { startGrpcServer, grpcServiceSpecs, BLOCK_HEIGHT_METADATA, MAX_RECEIVE_MESSAGE_LENGTH } from './grpc/server.js';
 export type { GrpcServer, GrpcServerOptions, GrpcServiceSpec } from './grpc/server.js';

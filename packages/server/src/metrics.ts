@@ -18,6 +18,13 @@
  * - `<app>_requests_total{transport,method}`, `<app>_request_errors_total{transport,method}`,
  *   `<app>_request_duration_seconds{transport,method}`, `<app>_websocket_connections{transport}`,
  *   `<app>_websocket_subscriptions{transport}`
+ *
+ * With `consensusMetrics: false` (CometBFT mode: a CometBFT process runs consensus and serves its own
+ * `<ns>_consensus_*`, `_mempool_*`, `_state_*`, `_abci_connection_method_timing_seconds`, `_p2p_*`, ... and Go's
+ * `process_*`), this registry serves no family of those names: no consensus, mempool or state families, the
+ * app's side of the ABCI calls as `<app>_abci_method_timing_seconds{method,type}`, and prom-client's process
+ * metrics as `<app>_process_*`, `<app>_nodejs_*`. The two endpoints can then be scraped into one Prometheus
+ * (or federated, or merged by an agent) without two families of one name.
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -39,8 +46,10 @@ export interface NodeMetricsOptions {
   /** the process metrics of prom-client (`process_*`, `nodejs_*`), default true */
   readonly processMetrics?: boolean;
   /**
-   * register the consensus and mempool metrics (default true); false when another process (CometBFT) owns
-   * consensus and reports them itself, so this registry shows no gauges that never move
+   * this process runs consensus (the embedded engine) and serves CometBFT's families (default true). False when
+   * another process (CometBFT) owns consensus and serves them itself: no consensus, mempool or state families
+   * here, the ABCI timing under the app's namespace (`<app>_abci_method_timing_seconds`) and the process
+   * metrics prefixed with it (`<app>_process_*`, `<app>_nodejs_*`), so no name is served by both
    */
   readonly consensusMetrics?: boolean;
 }
@@ -85,7 +94,9 @@ export class NodeMetrics {
     const an = this.appNamespace;
     const g = (name: string, help: string, registers = r): Gauge => new Gauge({ name, help, registers });
     const c = (name: string, help: string, registers = r): Counter => new Counter({ name, help, registers });
-    const rc = o.consensusMetrics === false ? [] : r;
+    const external = o.consensusMetrics === false;
+    // the families CometBFT serves itself when it runs consensus: not registered then (their handles still work)
+    const rc = external ? [] : r;
     this.consensus = {
       height: g(`${ns}_consensus_height`, 'Height of the chain.', rc),
       latestBlockHeight: g(`${ns}_consensus_latest_block_height`, 'The latest block height.', rc),
@@ -107,13 +118,16 @@ export class NodeMetrics {
     };
     this.state = {
       blockProcessingTime: new Histogram({
-        name: `${ns}_state_block_processing_time`, help: 'Time spent processing FinalizeBlock', buckets: [1, 11, 21, 31, 41, 51, 61, 71, 81, 91], registers: r,
+        name: `${ns}_state_block_processing_time`, help: 'Time spent processing FinalizeBlock', buckets: [1, 11, 21, 31, 41, 51, 61, 71, 81, 91], registers: rc,
       }),
-      validatorSetUpdates: c(`${ns}_state_validator_set_updates`, 'Number of validator set updates returned by the application since process start.'),
-      consensusParamUpdates: c(`${ns}_state_consensus_param_updates`, 'Number of consensus parameter updates returned by the application since process start.'),
+      validatorSetUpdates: c(`${ns}_state_validator_set_updates`, 'Number of validator set updates returned by the application since process start.', rc),
+      consensusParamUpdates: c(`${ns}_state_consensus_param_updates`, 'Number of consensus parameter updates returned by the application since process start.', rc),
     };
     this.abciTiming = new Histogram({
-      name: `${ns}_abci_connection_method_timing_seconds`, help: 'Timing for each ABCI method.', labelNames: ['method', 'type'],
+      ...(external
+        ? { name: `${an}_abci_method_timing_seconds`, help: 'Time the app spends in each ABCI method (the app\'s side of the socket; CometBFT\'s side is its abci_connection_method_timing_seconds).' }
+        : { name: `${ns}_abci_connection_method_timing_seconds`, help: 'Timing for each ABCI method.' }),
+      labelNames: ['method', 'type'],
       buckets: [0.0001, 0.0004, 0.002, 0.009, 0.02, 0.1, 0.65, 2, 6, 25], registers: r,
     });
     this.sdk = {
@@ -149,7 +163,8 @@ export class NodeMetrics {
         },
       }),
     };
-    if (o.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    // CometBFT's Go process serves `process_*` itself: this process's go under the app's namespace then
+    if (o.processMetrics ?? true) collectDefaultMetrics({ register: this.registry, ...(external ? { prefix: `${an}_` } : {}) });
   }
 
   /**

@@ -56,14 +56,27 @@ describe('NodeMetrics', () => {
     expect(() => new NodeMetrics({ namespace: 'bad-name' })).to.throw(/namespace/);
   });
 
-  it('leaves the consensus and mempool metrics out when CometBFT reports them', async () => {
-    const m = new NodeMetrics({ processMetrics: false, consensusMetrics: false });
+  it('serves no name CometBFT serves when CometBFT runs consensus', async () => {
+    const m = new NodeMetrics({ consensusMetrics: false });
     const names = (await m.registry.getMetricsAsJSON()).map((x) => x.name);
-    expect(names.filter((n) => n.startsWith('cometbft_consensus_') || n.startsWith('cometbft_mempool_'))).to.deep.equal([]);
-    expect(names).to.include('cometbft_abci_connection_method_timing_seconds');
+    // CometBFT's own families (its namespace) and its Go process collector's process_*
+    expect(names.filter((n) => n.startsWith('cometbft_') || n.startsWith('process_'))).to.deep.equal([]);
+    expect(names).to.include('chain_abci_method_timing_seconds');
+    expect(names).to.include('chain_process_cpu_seconds_total');
     expect(names).to.include('tx_count');
     m.observeBlock({ height: 1, time: new Date(), numTxs: 0, sizeBytes: 0 }); // harmless
-    expect(await m.text()).to.not.include('cometbft_consensus_height');
+    const app = instrumentAbciApp(stubApp({
+      events: [], validatorUpdates: [], appHash: new Uint8Array(),
+      txResults: [{ code: 0, codespace: '', log: '', info: '', data: new Uint8Array(), gasWanted: 1, gasUsed: 1, events: [] }],
+    }), m);
+    await app.finalizeBlock({ txs: [new Uint8Array(1)] } as never);
+    const text = await m.text();
+    expect(text).to.not.include('cometbft_');
+    expect(text).to.include('chain_abci_method_timing_seconds_count{method="finalize_block",type="sync"} 1');
+    expect(text).to.include('tx_count 1');
+    // the embedded engine's registry keeps CometBFT's names (it plays CometBFT's part)
+    const e = (await new NodeMetrics().registry.getMetricsAsJSON()).map((x) => x.name);
+    expect(e).to.include.members(['cometbft_abci_connection_method_timing_seconds', 'cometbft_state_block_processing_time', 'process_cpu_seconds_total']);
   });
 
   it('bounds the method label per transport', async () => {

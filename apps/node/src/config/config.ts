@@ -18,6 +18,8 @@ export const AppTomlSchema = z.object({
   api: z.object({
     enable: z.boolean().default(false),
     swagger: z.boolean().default(false),
+    /** serve the block explorer at /explorer (unset: on under `chaind dev`, off under `chaind start`) */
+    explorer: z.boolean().optional(),
     address: z.string().default('tcp://0.0.0.0:1317'),
     'max-open-connections': z.number().int().nonnegative().default(1000),
     'rpc-read-timeout': z.number().nonnegative().default(10),
@@ -106,10 +108,11 @@ export const ConfigTomlSchema = z.object({
     /** prefix of the CometBFT-named metrics */
     namespace: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a Prometheus name prefix').default('cometbft'),
     /**
-     * cometbft mode: where the spawned CometBFT serves its own metrics (consensus, mempool, p2p); empty = its
-     * metrics stay off (this node's /metrics then has the app and transport metrics only)
+     * cometbft mode: where this process serves the app's and the transports' metrics, CometBFT serving its own
+     * on `prometheus_listen_addr` (as in any Cosmos SDK chain); empty = `prometheus_listen_addr`'s host and
+     * port + 1 (`:26661`). Unused by the embedded engine, whose one `/metrics` has everything.
      */
-    'cometbft_prometheus_listen_addr': z.string().default(''),
+    'app_prometheus_listen_addr': z.string().default(''),
   }).prefault({}),
   /** cometbft mode: `rpc` set (http://host:port) = a CometBFT started separately (not spawned), whose RPC this is */
   cometbft: z.object({
@@ -165,6 +168,7 @@ export const FLAG_TARGETS: Record<string, { file: 'app' | 'config'; path: string
   'api.address': { file: 'app', path: ['api', 'address'], type: 'string' },
   'api.enable': { file: 'app', path: ['api', 'enable'], type: 'boolean' },
   'api.swagger': { file: 'app', path: ['api', 'swagger'], type: 'boolean' },
+  'api.explorer': { file: 'app', path: ['api', 'explorer'], type: 'boolean' },
   'grpc.address': { file: 'app', path: ['grpc', 'address'], type: 'string' },
   'grpc.enable': { file: 'app', path: ['grpc', 'enable'], type: 'boolean' },
   'json-rpc.enable': { file: 'app', path: ['json-rpc', 'enable'], type: 'boolean' },
@@ -185,7 +189,14 @@ export const FLAG_TARGETS: Record<string, { file: 'app' | 'config'; path: string
   'log_format': { file: 'config', path: ['log_format'], type: 'string' },
   'instrumentation.prometheus': { file: 'config', path: ['instrumentation', 'prometheus'], type: 'boolean' },
   'instrumentation.prometheus_listen_addr': { file: 'config', path: ['instrumentation', 'prometheus_listen_addr'], type: 'string' },
+  'instrumentation.app_prometheus_listen_addr': { file: 'config', path: ['instrumentation', 'app_prometheus_listen_addr'], type: 'string' },
 };
+
+/** `chaind dev`'s defaults for keys its app.toml leaves unset (a dev home written before the key existed): the explorer on. */
+export function devDefaults(cfg: NodeConfig): NodeConfig {
+  if (cfg.app.api.explorer !== undefined) return cfg;
+  return { ...cfg, app: { ...cfg.app, api: { ...cfg.app.api, explorer: true } } };
+}
 
 export function applyFlags(cfg: NodeConfig, flags: Record<string, string | boolean>): NodeConfig {
   const app = structuredClone(cfg.app) as Record<string, unknown>;

@@ -129,7 +129,7 @@ export function initHome(o: InitOptions): { genesis: GenesisDoc; validatorKey: P
   mkdirSync(dir, { recursive: true });
   mkdirSync(join(o.home, 'data'), { recursive: true });
   const dev = o.dev ?? false;
-  writeFileSync(join(dir, 'app.toml'), appTomlTemplate({ minGasPrices: dev ? DEV_MIN_GAS_PRICES : '', apiEnable: dev, swagger: dev, jsonRpcEnable: dev }));
+  writeFileSync(join(dir, 'app.toml'), appTomlTemplate({ minGasPrices: dev ? DEV_MIN_GAS_PRICES : '', apiEnable: dev, swagger: dev, jsonRpcEnable: dev, explorer: dev }));
   writeFileSync(join(dir, 'config.toml'), configTomlTemplate({ moniker: o.moniker ?? 'node0', timeoutCommit: '1s' }));
   const valKey = privValidatorKeyJSON(randomBytes(32));
   writeFileSync(join(dir, 'priv_validator_key.json'), JSON.stringify(valKey, null, 2), { mode: 0o600 });

@@ -1,6 +1,6 @@
 /** Default config files written by `chaind init` (documented, like the Cosmos SDK templates). */
 
-export function appTomlTemplate(o: { minGasPrices: string; apiEnable: boolean; swagger: boolean; jsonRpcEnable: boolean }): string {
+export function appTomlTemplate(o: { minGasPrices: string; apiEnable: boolean; swagger: boolean; jsonRpcEnable: boolean; explorer?: boolean }): string {
   return `# chaind application configuration (app.toml)
 
 # The minimum gas prices a validator accepts for processing a transaction in CheckTx,
@@ -25,6 +25,10 @@ iavl-cache-size = 100000
 enable = ${o.apiEnable}
 # Serve the OpenAPI v2 document at GET /swagger.
 swagger = ${o.swagger}
+# Serve the block explorer at GET /explorer/ (static page reading REST, the CometBFT RPC websocket and the
+# Ethereum JSON-RPC from the browser). The wallet descriptions (/keplr/chain-info.json,
+# /chain-registry/chain.json, /chain-registry/assetlist.json) are served whenever the REST server is on.
+explorer = ${o.explorer ?? false}
 # Listen address.
 address = "tcp://0.0.0.0:1317"
 # Maximum number of simultaneous connections.
@@ -116,11 +120,13 @@ timeout_commit = "${o.timeoutCommit}"
 
 [instrumentation]
 # Serve Prometheus metrics (text format) at GET /metrics on prometheus_listen_addr.
+# --consensus cometbft: CometBFT serves its own metrics there (cometbft_consensus_*, _mempool_*, _p2p_*, ...)
+# and chaind the app's (tx_*, chain_*) on app_prometheus_listen_addr.
 prometheus = ${o.prometheus ?? false}
 prometheus_listen_addr = ":26660"
 # Prefix of the CometBFT-named metrics (cometbft_consensus_height, ...).
 namespace = "cometbft"
-# --consensus cometbft: where the spawned CometBFT serves its own metrics ("" = off).
-cometbft_prometheus_listen_addr = ""
+# --consensus cometbft: where chaind serves the app's metrics ("" = prometheus_listen_addr's port + 1: ":26661").
+app_prometheus_listen_addr = ""
 `;
 }

@@ -18,6 +18,8 @@ import { buildRoutes, matchRoute } from './routes.js';
 import { swaggerDocument } from './swagger.js';
 import { readBody } from '../http-body.js';
 import type { NodeMetrics } from '../metrics.js';
+import { createExplorerHandler } from '../explorer/serve.js';
+import type { ExplorerServeOptions } from '../explorer/serve.js';
 
 export interface RestServer {
   readonly port: number;
@@ -61,6 +63,8 @@ export interface RestServerOptions {
   readonly api?: Partial<RestApiConfig>;
   /** requests and errors per route template (`transport="rest"`) */
   readonly metrics?: NodeMetrics;
+  /** the wallet descriptions (always) and the explorer page (`[api] explorer`) of `../explorer/` */
+  readonly explorer?: ExplorerServeOptions;
 }
 
 /** The `[api]` settings of the SDK's app.toml the gateway applies. */
@@ -87,6 +91,7 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServer>
   const registry = node.app.registry;
   const routes = buildRoutes(node.app.router.allQueryRoutes());
   let swaggerText: string | undefined;
+  const explorer = o.explorer ? createExplorerHandler(o.explorer) : undefined;
   const app = new Koa();
   app.silent = true;
 
@@ -148,6 +153,7 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServer>
       ctx.set('Content-Type', 'application/json');
       return;
     }
+    if (explorer && method === 'GET' && explorer(ctx)) return;
     const m = matchRoute(routes, method, path);
     if (!m || m === 'method') {
       setError(ctx, GrpcCode.UNIMPLEMENTED, 'Not Implemented');
