@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { toBase64 } from '@cosmjs/encoding';
-import { Contract, ContractFactory, Interface, JsonRpcProvider, Wallet } from 'ethers';
+import { Contract, ContractFactory, Interface, JsonRpcProvider, Wallet, getAddress } from 'ethers';
 import { toBech32 } from '@chain/crypto';
 import { startNode, freePort } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
@@ -239,7 +239,7 @@ describe('e2e: debug_trace* and state overrides', function () {
     expect((await err('debug_traceCall', [{ to: probeAddr }, 'latest', { blockOverrides: { number: '0x1' } }])).code).to.equal(-32602);
     expect((await err('debug_traceCall', [{ to: 'nope' }, 'latest'])).code).to.equal(-32602);
     expect(await err('eth_call', [{ to: probeAddr }, 'latest', { [probeAddr]: { state: {}, stateDiff: {} } }]))
-      .to.deep.equal({ code: -32602, message: `account ${probeAddr} has both 'state' and 'stateDiff'` });
+      .to.deep.equal({ code: -32000, message: `account ${getAddress(probeAddr)} has both 'state' and 'stateDiff'` });
     expect((await err('eth_call', [{ to: probeAddr }, 'latest', { nope: {} }])).code).to.equal(-32602);
     expect((await err('eth_estimateGas', [{ to: probeAddr }, 'latest', { [probeAddr]: { balance: 'lots' } }])).code).to.equal(-32602);
     expect((await err('debug_traceCall', [{ to: probeAddr }, 'latest', { stateOverrides: { [probeAddr]: { nonce: 'x' } } }])).code).to.equal(-32602);

@@ -6,7 +6,7 @@ import { toBech32 } from '@chain/crypto';
 import { startTargetNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { getJson, postJson, DENOM } from '../src/clients.js';
-import { compileToken } from '../src/solidity.js';
+import { compileSolidity, compileToken } from '../src/solidity.js';
 
 const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
@@ -225,5 +225,32 @@ describe('e2e: Ethereum JSON-RPC (HTTP and websocket)', function () {
     expect(Transaction.from(unprotected.serialized).chainId).to.equal(0n);
     const u = await rpc('eth_sendRawTransaction', [unprotected.serialized]);
     expect(u.error).to.deep.equal({ code: -32000, message: 'only replay-protected (EIP-155) transactions allowed over RPC' });
+  });
+
+  it('BLOCKHASH (in a tx and through eth_call) is the hash eth_getBlockByNumber serves; the header is the CometBFT block\'s', async () => {
+    const c = compileSolidity(`// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract BlockHashes {
+  event Parent(uint256 number, bytes32 hash);
+  function at(uint256 n) external view returns (bytes32) { return blockhash(n); }
+  function record() external { emit Parent(block.number - 1, blockhash(block.number - 1)); }
+}`).BlockHashes!;
+    const deployed = await new ContractFactory(c.abi, c.bytecode, wallet).deploy();
+    await deployed.waitForDeployment();
+    const hashes = deployed as unknown as Contract;
+    const rc = (await (await hashes.getFunction('record')()).wait(1, 60_000))!;
+    const log = hashes.interface.parseLog(rc.logs[0]!)!;
+    const parent = (await rpc('eth_getBlockByNumber', ['0x' + (rc.blockNumber - 1).toString(16), false])).result;
+    expect(log.args[0]).to.equal(BigInt(rc.blockNumber - 1));
+    expect(log.args[1]).to.equal(parent.hash);
+    const block = (await rpc('eth_getBlockByNumber', ['0x' + rc.blockNumber.toString(16), false])).result;
+    expect(block.parentHash).to.equal(parent.hash);
+    while ((await provider.getBlockNumber()) <= rc.blockNumber) await new Promise((r) => setTimeout(r, 100));
+    expect(await hashes.getFunction('at')(rc.blockNumber, { blockTag: rc.blockNumber + 1 })).to.equal(block.hash);
+    // stateRoot: the app hash the block started from (its CometBFT app_hash); extraData: the CometBFT hash
+    const cb = (await getJson(`${node.rpcUrl}/block?height=${rc.blockNumber}`)).body.result;
+    expect(block.stateRoot).to.equal('0x' + cb.block.header.app_hash.toLowerCase());
+    expect(block.extraData).to.equal('0x' + cb.block_id.hash.toLowerCase());
+    expect(block.miner).to.equal('0x' + cb.block.header.proposer_address.toLowerCase());
   });
 });

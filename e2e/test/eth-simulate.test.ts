@@ -7,7 +7,7 @@
  * storage key; a warm access 100 instead of a cold 2600 / 2100).
  */
 import { expect } from 'chai';
-import { encodeRlp, keccak256, toBeArray } from 'ethers';
+import { encodeRlp, getAddress, keccak256, toBeArray } from 'ethers';
 import { startNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { postJson } from '../src/clients.js';
@@ -316,6 +316,59 @@ describe('e2e: eth_simulateV1, access lists and block overrides on eth_call (get
         [ETHER, [TRANSFER, addrWord(C1), word(0xc2)], word(1000), '0x1'],
       ]);
     });
+
+    it('log indices as geth counts them: a log of a failed frame keeps its index (without traceTransfers too)', async () => {
+      // C2: LOG0 then REVERT; C1: CALL C2 (its failure ignored), then LOG0
+      const logRevert = '0x60006000a060006000fd';
+      const callThenLog = '0x' + '6000600060006000' + '6000' + '73' + C2.slice(2) + '5af150' + '60006000a0' + '00';
+      const blocks = await simulate({ blockStateCalls: [{ stateOverrides: { [C1]: { code: callThenLog }, [C2]: { code: logRevert } }, calls: [{ from: C0, to: C1 }, { from: C0, to: C2 }, { from: C0, to: C1 }] }] });
+      const [c1, c2, c3] = blocks[0].calls;
+      expect(c1.logs.map((l: any) => [l.address, l.logIndex])).to.deep.equal([[C1, '0x1']]);
+      expect([c2.status, c2.logs, c2.error]).to.deep.equal(['0x0', [], { message: 'execution reverted', code: 3, data: '0x' }]);
+      expect(c3.logs.map((l: any) => [l.address, l.logIndex])).to.deep.equal([[C1, '0x4']]);
+    });
+
+    it('movePrecompileToAddress (geth\'s precompile-move): sha256 answers at the new address, the code put at 0x02 at its own', async () => {
+      const SHA256 = '0x0000000000000000000000000000000000000002';
+      const input = '0x' + '00'.repeat(31) + '01';
+      const blocks = await simulate({
+        blockStateCalls: [{
+          stateOverrides: { [SHA256]: { code: '0x365981600082378181f3', movePrecompileToAddress: C3 } },
+          calls: [{ from: C0, to: C3, input }, { from: C0, to: SHA256, input }],
+        }],
+      });
+      expect(blocks[0].calls.map((c: any) => [c.returnData, c.status])).to.deep.equal([
+        ['0xec4916dd28fc4c10d78e287ca5d9cc51ee1ae73cbfde08c6b37324cbfaac8bc5', '0x1'], [input, '0x1'],
+      ]);
+      expect(await err('eth_simulateV1', [{ blockStateCalls: [{ stateOverrides: { [C1]: { movePrecompileToAddress: C3 } } }] }, tag]))
+        .to.deep.equal({ code: -32000, message: `account ${getAddress(C1)} is not a precompile` });
+      // eth_call takes it too
+      expect(await ok('eth_call', [{ to: C3, input }, tag, { [SHA256]: { movePrecompileToAddress: C3 } }])).to.equal('0xec4916dd28fc4c10d78e287ca5d9cc51ee1ae73cbfde08c6b37324cbfaac8bc5');
+    });
+
+    it('blob calls: a type-3 tx (its unsigned envelope hashed), BLOBHASH, blob gas and excess in the verifiable header; geth\'s blob errors', async () => {
+      const h1 = '0x0122' + '00'.repeat(30);
+      const blobhash0 = '0x60004960005260206000f3';
+      const blocks = await simulate({
+        blockStateCalls: [
+          { stateOverrides: { [C1]: { code: blobhash0 }, [C0]: { balance: '0xde0b6b3a7640000' } }, calls: [{ from: C0, to: C1, blobVersionedHashes: Array.from({ length: 7 }, () => h1) }] },
+          { calls: [] },
+        ],
+        returnFullTransactions: true,
+      });
+      const [b1, b2] = blocks;
+      expect(b1.calls[0].returnData).to.equal(word(BigInt(h1)));
+      expect([b1.blobGasUsed, b1.excessBlobGas, b2.blobGasUsed, b2.excessBlobGas]).to.deep.equal([qty(7 * 131072), '0x0', '0x0', qty(131072)]);
+      for (const b of blocks) expect(headerHash(b)).to.equal(b.hash);
+      const t = b1.transactions[0];
+      expect(t).to.deep.include({ type: '0x3', maxFeePerBlobGas: '0x0', blobVersionedHashes: Array.from({ length: 7 }, () => h1), to: C1, from: C0 });
+      // the hash of the unsigned EIP-4844 envelope (v = r = s = 0), encoded here with ethers
+      const q = (v: string): Uint8Array => toBeArray(BigInt(v));
+      const raw = '0x03' + encodeRlp([q(t.chainId), q(t.nonce), q(t.maxPriorityFeePerGas), q(t.maxFeePerGas), q(t.gas), t.to, q(t.value), t.input, [], q(t.maxFeePerBlobGas), t.blobVersionedHashes, '0x', '0x', '0x']).slice(2);
+      expect(t.hash).to.equal(keccak256(raw));
+      expect(await err('eth_simulateV1', [{ blockStateCalls: [{ calls: [{ from: C0, to: C1, gas: '0x186a0', blobVersionedHashes: [] }] }] }, tag]))
+        .to.deep.equal({ code: -32603, message: 'err: blob transaction missing blob hashes (supplied gas 100000)' });
+    });
   });
 
   describe('eth_call and eth_estimateGas: access lists, 1559 fees, block overrides', function () {
@@ -367,6 +420,30 @@ describe('e2e: eth_simulateV1, access lists and block overrides on eth_call (get
       }
       e = await err('eth_call', [{ from: C0, to: A, chainId: '0x1' }, 'latest', overrides]);
       expect(e).to.deep.equal({ code: -32000, message: 'chainId does not match node\'s (have=1, want=1337)' });
+    });
+
+    it('eth_call: VM errors in geth\'s words (-32000); a revert is code 3 with the data', async () => {
+      const cases: [string, string][] = [
+        ['0xfe', 'invalid opcode: INVALID'], ['0x0c', 'invalid opcode: opcode 0xc not defined'], ['0x600101', 'stack underflow (1 <=> 2)'],
+        ['0x600356', 'invalid jump destination'], ['0x63ffffffff51', 'out of gas'], ['0x6001600060003e', 'return data out of bounds'],
+      ];
+      for (const [code, message] of cases) {
+        expect(await err('eth_call', [{ from: C0, to: A, gas: qty(100_000) }, 'latest', { [A]: { code } }]), code).to.deep.equal({ code: -32000, message });
+      }
+      // a STATICCALL into code that writes: the callee fails with write protection (the caller sees 0), as its callTracer frame says
+      const writer = '0x600160005500';
+      const caller = '0x6000600060006000' + '73' + B.slice(2) + '5afa' + '60005260206000f3';
+      const trace = await ok('debug_traceCall', [{ from: C0, to: A, gas: qty(100_000) }, 'latest', { tracer: 'callTracer', stateOverrides: { [A]: { code: caller }, [B]: { code: writer } } }]);
+      expect(trace.calls[0]).to.deep.include({ type: 'STATICCALL', error: 'write protection' });
+      expect(await err('eth_call', [{ from: C0, to: A }, 'latest', { [A]: { code: '0x60006000fd' } }])).to.deep.equal({ code: 3, message: 'execution reverted', data: '0x' });
+    });
+
+    it('eth_call with blobVersionedHashes / maxFeePerBlobGas (geth\'s blobhash-opcode, invalid-blob-tx)', async () => {
+      const h = '0x0122' + '00'.repeat(30);
+      expect(await ok('eth_call', [{ from: C0, to: A, blobVersionedHashes: [h] }, 'latest', { [A]: { code: '0x60004960005260206000f3' } }])).to.equal(h);
+      expect(await err('eth_call', [{ from: C0, input: '0x00', gas: qty(100_000), blobVersionedHashes: [] }, 'latest']))
+        .to.deep.equal({ code: -32000, message: 'err: blob transaction of type create (supplied gas 100000)' });
+      expect((await rpc('eth_call', [{ from: C0, to: A, blobVersionedHashes: ['0x12'] }, 'latest'])).error.code).to.equal(-32602);
     });
 
     it('block overrides on eth_call and eth_estimateGas (number, time, gasLimit, feeRecipient, prevRandao, baseFeePerGas, blobBaseFee); beaconRoot and withdrawals refused', async () => {

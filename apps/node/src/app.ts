@@ -102,6 +102,8 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
     registry, accountKeeper, bankKeeper,
     gasCap: opts.evmGasCap ? opts.evmGasCap : undefined,
     queryTimeoutMs: opts.evmQueryTimeoutMs === 0 ? Infinity : opts.evmQueryTimeoutMs,
+    // the stateRoot of each block's Ethereum header: the app hash the block starts from (its CometBFT app_hash)
+    lastAppHash: () => app.lastAppHash,
   });
   // governance: params reads and changes each module's params through the module's own subspace (of the
   // modules in the config); upgrade keeps the plans; gov routes the proposal contents those modules own

@@ -1,8 +1,9 @@
 /**
  * The node's table of Ethereum block hashes (`HOME/data/eth-hashes.db`, its own LevelDB): node-local data like a
- * tx index, written as the JSON-RPC backend computes each block's hash, so a restart does not recompute the
- * hash chain from the first block. Reads are synchronous (`getSync`); writes are batched in the background
- * (a write lost in a crash is recomputed from the blocks).
+ * tx index, written as the JSON-RPC backend reads each block's hash (the evm module's `ethereum_block` event: the
+ * hash is consensus data, BLOCKHASH's), so a restart does not read every block's results again to find a block
+ * by hash. Reads are synchronous (`getSync`); writes are batched in the background (a write lost in a crash is
+ * read again from the blocks).
  *
  *   'h' || BE64(height) → hash (32 bytes)      'x' || hash → BE64(height)      's' → BE64(scanned-to height)
  */

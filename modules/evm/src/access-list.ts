@@ -95,8 +95,9 @@ function initialList(v: unknown): AccessListMap {
 /** eth_createAccessList over an EthCallRequest (with `access_list`, the optional starting list). */
 export async function createAccessList(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<AccessListResult> {
   // the starting list is the tracer's: the call's args carry none (its cost is added per iteration)
-  const { a, env } = prepareCall(keeper, query, { ...req, access_list: '' });
-  const ctx = callState(keeper, query, req.overrides);
+  const prepared = prepareCall(keeper, query, { ...req, access_list: '' });
+  const a = prepared.a;
+  const { ctx, env } = callState(keeper, query, req.overrides, prepared.env);
   const from = new Address(a.from).toString().toLowerCase();
   let to: string;
   if (a.to) to = new Address(a.to).toString().toLowerCase();

@@ -15,7 +15,9 @@ import type { EVMResult, InterpreterStep, Message as EvmMessage } from '@ethereu
 import type { Address } from '@ethereumjs/util';
 import { revertReason } from './ethtx.js';
 import type { BlockEnv, ExecutionResult, Message } from './executor.js';
-import { FRAME_OPS, TraceSize, gethError } from './tracer.js';
+import { FRAME_OPS, TraceSize } from './tracer.js';
+import { gethError } from './vm-errors.js';
+import type { FailedRunState } from './vm-errors.js';
 import type { EvmTracer } from './tracer.js';
 
 /** Options of the call tracer (geth's `tracerConfig`). */
@@ -61,12 +63,12 @@ function memorySlice(mem: Uint8Array, offset: bigint, size: bigint): Uint8Array 
 }
 
 /** Sets output / error / revertReason of a frame from its result (geth's processOutput). */
-function setOutcome(f: CallFrameJSON, ret: Uint8Array, error: string | undefined, op?: string): void {
+function setOutcome(f: CallFrameJSON, ret: Uint8Array, error: string | undefined, rs?: FailedRunState): void {
   if (error === undefined) {
     if (ret.length > 0) f.output = hex(ret);
     return;
   }
-  f.error = gethError(error, op);
+  f.error = gethError(error, rs);
   if (f.type === 'CREATE' || f.type === 'CREATE2') delete f.to;
   if (error !== 'revert' || ret.length === 0) return;
   f.output = hex(ret);
@@ -81,7 +83,6 @@ export class CallTracer implements EvmTracer {
   private topFrame: CallFrameJSON | undefined;
   /** the opcode and name of the last step (a frame's type is the opcode that opened it) */
   private lastOp = 0;
-  private lastOpName = '';
   /** a SELFDESTRUCT of the open frame at this depth, added as its sub-frame when the frame succeeds */
   private readonly selfdestructs = new Map<number, CallFrameJSON>();
   private done: CallFrameJSON | undefined;
@@ -91,7 +92,6 @@ export class CallTracer implements EvmTracer {
   step(s: InterpreterStep): void {
     const op = s.opcode.code;
     this.lastOp = op;
-    this.lastOpName = s.opcode.name;
     const frame = this.open[this.open.length - 1];
     if (!frame || (this.cfg.onlyTopCall && s.depth > 0)) return;
     const st = s.stack;
@@ -137,7 +137,7 @@ export class CallTracer implements EvmTracer {
     if (depth === 0) { this.topResult = r; this.topFrame = f; return; }
     f.gasUsed = qty(r.execResult.executionGasUsed);
     if ((f.type === 'CREATE' || f.type === 'CREATE2') && r.createdAddress) f.to = addr(r.createdAddress);
-    setOutcome(f, r.execResult.returnValue, err, this.lastOpName);
+    setOutcome(f, r.execResult.returnValue, err, r.execResult.runState as FailedRunState | undefined);
     this.size.add(f.output?.length ?? 0);
     if (this.cfg.onlyTopCall) return;
     const parent = this.open[this.open.length - 1];
@@ -153,7 +153,7 @@ export class CallTracer implements EvmTracer {
     top.gasUsed = qty(r.gasUsed);
     if (!m.to && r.createdAddress) top.to = hex(r.createdAddress);
     const res = this.topResult;
-    if (res) setOutcome(top, r.ret, res.execResult.exceptionError?.error, this.lastOpName);
+    if (res) setOutcome(top, r.ret, res.execResult.exceptionError?.error, res.execResult.runState as FailedRunState | undefined);
     else if (r.vmError !== undefined) top.error = r.vmError;
     if (top.to === undefined) delete top.to;
     if (this.cfg.withLog) dropFailedLogs(top, false);

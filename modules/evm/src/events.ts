@@ -9,6 +9,8 @@ export const EVENT_TX_LOG = 'tx_log';
 export const EVENT_FEE_MARKET = 'fee_market';
 export const EVENT_BLOCK_GAS = 'block_gas';
 export const EVENT_BLOCK_BLOOM = 'block_bloom';
+/** Emitted at EndBlock: the block's Ethereum header (the one BLOCKHASH and the JSON-RPC see). */
+export const EVENT_ETHEREUM_BLOCK = 'ethereum_block';
 
 /** Attribute keys of the MsgEthereumTx events. */
 export const ATTR = {
@@ -31,6 +33,22 @@ export const BLOCK_ATTR = {
   height: 'height',
   amount: 'amount',
   bloom: 'bloom',
+} as const;
+
+/** Attribute keys of `ethereum_block` (every header field that varies; the bloom is `block_bloom`'s). */
+export const ETH_BLOCK_ATTR = {
+  hash: 'hash',
+  parentHash: 'parent_hash',
+  miner: 'miner',
+  stateRoot: 'state_root',
+  transactionsRoot: 'transactions_root',
+  receiptsRoot: 'receipts_root',
+  number: 'number',
+  gasLimit: 'gas_limit',
+  gasUsed: 'gas_used',
+  timestamp: 'timestamp',
+  extraData: 'extra_data',
+  baseFee: 'base_fee',
 } as const;
 
 /** JSON of one log in a `tx_log.txLog` attribute. */
@@ -116,3 +134,24 @@ export const blockBloomEvent = (bloom: string): EvmEvent => ({
   type: EVENT_BLOCK_BLOOM,
   attributes: [[BLOCK_ATTR.bloom, bloom]],
 });
+
+/**
+ * `ethereum_block{hash, parent_hash, miner, state_root, transactions_root, receipts_root, number, gas_limit,
+ * gas_used, timestamp, extra_data, base_fee}`: the block's Ethereum header (0x hex; quantities in decimal),
+ * whose keccak256(RLP) with `block_bloom`'s bloom is `hash`.
+ */
+export function ethereumBlockEvent(h: {
+  readonly hash: string; readonly parentHash: string; readonly miner: string; readonly stateRoot: string; readonly transactionsRoot: string;
+  readonly receiptsRoot: string; readonly number: bigint; readonly gasLimit: bigint; readonly gasUsed: bigint; readonly timestamp: bigint;
+  readonly extraData: string; readonly baseFee: bigint;
+}): EvmEvent {
+  const a = ETH_BLOCK_ATTR;
+  return {
+    type: EVENT_ETHEREUM_BLOCK,
+    attributes: [
+      [a.hash, h.hash], [a.parentHash, h.parentHash], [a.miner, h.miner], [a.stateRoot, h.stateRoot], [a.transactionsRoot, h.transactionsRoot],
+      [a.receiptsRoot, h.receiptsRoot], [a.number, h.number.toString()], [a.gasLimit, h.gasLimit.toString()], [a.gasUsed, h.gasUsed.toString()],
+      [a.timestamp, h.timestamp.toString()], [a.extraData, h.extraData], [a.baseFee, h.baseFee.toString()],
+    ],
+  };
+}

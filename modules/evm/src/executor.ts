@@ -6,12 +6,13 @@
  * EVM instances are pooled per chain id and reused (building one costs ~0.6 ms); each run binds the pooled
  * state-manager adapter to the caller's Context, so concurrent runs (a query during a block) never share one.
  */
-import { EVMError, createEVM } from '@ethereumjs/evm';
+import { EVMError, createEVM, getActivePrecompiles } from '@ethereumjs/evm';
 import type { EVM, EVMMockBlockchainInterface, EVMResult, Log, PrecompileFunc } from '@ethereumjs/evm';
-import { Address, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util';
+import { Address, bytesToHex, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util';
 import type { Context } from '@chain/app';
 import { commonFor } from './crypto.js';
-import { revertReason } from './ethtx.js';
+import { gethVmError } from './vm-errors.js';
+import type { FailedRunState } from './vm-errors.js';
 import { ContextStateManager } from './statedb.js';
 import type { StateManagerDeps } from './statedb.js';
 import { attachTracer } from './tracer.js';
@@ -32,6 +33,8 @@ export interface Message {
   readonly accessList: readonly (readonly [Uint8Array, readonly Uint8Array[]])[];
   /** txs: the ante handler already incremented the nonce; eth_call: the EVM increments it */
   readonly nonceIncremented: boolean;
+  /** EIP-4844 versioned hashes BLOBHASH reads (eth_simulateV1 calls with blobVersionedHashes) */
+  readonly blobVersionedHashes?: readonly Uint8Array[];
 }
 
 export interface BlockEnv {
@@ -45,6 +48,13 @@ export interface BlockEnv {
   readonly prevRandao?: Uint8Array;
   /** BLOBBASEFEE; 1 (the minimum: this chain has no blobs) when absent */
   readonly blobBaseFee?: bigint;
+  /**
+   * The precompiles of the block when state overrides changed them (geth's `evm.SetPrecompiles` after
+   * `StateOverride.Apply`: `movePrecompileToAddress`, overridden precompile addresses): address → the default
+   * address of the precompile it runs (unprefixed lowercase hex); absent: the hardfork's precompiles. Warm
+   * addresses stay the hardfork's precompiles either way, as geth warms them.
+   */
+  readonly precompiles?: ReadonlyMap<string, string>;
 }
 
 export interface ExecutionResult {
@@ -60,7 +70,15 @@ export interface ExecutionResult {
   readonly createdAddress: Uint8Array | undefined;
 }
 
-interface Lane { readonly evm: EVM; readonly sm: ContextStateManager }
+interface Lane {
+  readonly evm: EVM;
+  readonly sm: ContextStateManager;
+  /** the hardfork's precompiles (ethereumjs' map, by unprefixed lowercase address) */
+  readonly precompiles: Map<string, PrecompileFunc>;
+}
+
+/** ethereumjs keeps the active precompiles in a private field, read through `getPrecompile` */
+type PrecompileSlot = { _precompiles: Map<string, PrecompileFunc> };
 
 const ZERO_HASH = new Uint8Array(32);
 const ZERO_ADDRESS = new Uint8Array(20);
@@ -133,14 +151,12 @@ const pointEvaluationUnavailable: PrecompileFunc = (input) => ({
   exceptionError: new EVMError(EVMError.errorMessages.INVALID_PROOF),
 });
 
-/** The EVM error text (geth's wording where it differs). */
-function vmErrorText(error: string, ret: Uint8Array): string {
-  if (error === 'revert') {
-    const reason = revertReason(ret);
-    return reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`;
-  }
-  if (error === 'insufficient balance') return 'insufficient balance for transfer';
-  return error;
+/** The addresses of the hardfork's precompiles (unprefixed lowercase hex), each running its own precompile. */
+export function defaultPrecompiles(chainId: bigint): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const addr of getActivePrecompiles(commonFor(chainId)).keys()) out.set(addr, addr);
+  out.set(POINT_EVALUATION_ADDRESS.slice(2), POINT_EVALUATION_ADDRESS.slice(2));
+  return out;
 }
 
 export class Executor {
@@ -167,7 +183,7 @@ export class Executor {
       // an awaited JUMPDEST costs ~20% on loops: only lanes of budgeted runs have it
       customOpcodes: budgeted ? [budgetedJumpdest] : undefined,
     });
-    return { evm, sm };
+    return { evm, sm, precompiles: evm.precompiles };
   }
 
   private release(pool: string, lane: Lane): void {
@@ -190,6 +206,14 @@ export class Executor {
     let aborted = false;
     if (budget) budgets.set(evm, { budget, sliceEnd: performance.now() + (budget.sliceMs ?? DEFAULT_SLICE_MS), jumps: 0 });
     const detach = tracer ? attachTracer(evm, tracer) : undefined;
+    if (env.precompiles) {
+      const moved = new Map<string, PrecompileFunc>();
+      for (const [addr, from] of env.precompiles) {
+        const f = lane.precompiles.get(from);
+        if (f) moved.set(addr, f);
+      }
+      (evm as unknown as PrecompileSlot)._precompiles = moved;
+    }
     try {
       const res = await this.execute(lane, env, m);
       tracer?.finish?.(m, env, res);
@@ -199,6 +223,7 @@ export class Executor {
       throw e;
     } finally {
       detach?.();
+      (evm as unknown as PrecompileSlot)._precompiles = lane.precompiles;
       budgets.delete(evm);
       evm.journal.cleanJournal();
       sm.originalStorageCache.clear();
@@ -209,11 +234,11 @@ export class Executor {
   }
 
   /** One message on a bound lane. */
-  private async execute({ evm, sm }: Lane, env: BlockEnv, m: Message): Promise<ExecutionResult> {
+  private async execute({ evm, sm, precompiles }: Lane, env: BlockEnv, m: Message): Promise<ExecutionResult> {
     const journal = evm.journal;
     journal.cleanJournal();
     evm.transientStorage.clear();
-    for (const [addr] of evm.precompiles) journal.addAlwaysWarmAddress(addr);
+    for (const [addr] of precompiles) journal.addAlwaysWarmAddress(addr);
     journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.caller));
     if (m.to) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(m.to));
     journal.addAlwaysWarmAddress(bytesToUnprefixedHex(env.coinbase.length === 20 ? env.coinbase : ZERO_ADDRESS));
@@ -249,6 +274,7 @@ export class Executor {
       value: m.value,
       data: m.data,
       skipNonceIncrement: m.nonceIncremented,
+      blobVersionedHashes: m.blobVersionedHashes?.map((h) => bytesToHex(h)),
     });
     const exec = res.execResult;
     const gasBeforeRefund = m.intrinsicGas + exec.executionGasUsed;
@@ -269,7 +295,7 @@ export class Executor {
       gasUsed,
       gasBeforeRefund,
       ret: exec.returnValue,
-      vmError: err ? vmErrorText(err.error, exec.returnValue) : undefined,
+      vmError: err ? gethVmError(err.error, exec.returnValue, exec.runState as FailedRunState | undefined) : undefined,
       reverted: err?.error === 'revert',
       logs: exec.logs ?? [],
       createdAddress: err === undefined ? res.createdAddress?.bytes : undefined,

@@ -67,7 +67,7 @@ export async function applyEthereumTx(keeper: EvmKeeper, ctx: Context, v: Verifi
   const extra = res.gasUsed - v.gasCharged;
   if (extra > 0n) ctx.gasMeter.consume(Number(extra), 'ethereum tx execution');
 
-  const { txIndex, firstLogIndex } = keeper.trackTx(ctx, res.gasUsed, res.logs);
+  const { txIndex, firstLogIndex } = keeper.trackTx(ctx, etx, res.vmError === undefined, res.gasUsed, res.logs);
   const height = ctx.block.height;
   const logs = res.logs.map(([address, topics, data], i) => ({
     address: hexAddress(address),

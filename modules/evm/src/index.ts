@@ -2,11 +2,11 @@
 export { EvmModule, EVM_PROTO_DIR } from './module.js';
 export type { GenesisState as EvmGenesisState, GenesisAccount } from './genesis.js';
 export {
-  EVENT_FEE_MARKET, EVENT_BLOCK_GAS, EVENT_BLOCK_BLOOM, EVENT_ETHEREUM_TX, EVENT_ETHEREUM, EVENT_TX_LOG, ATTR, BLOCK_ATTR,
+  EVENT_FEE_MARKET, EVENT_BLOCK_GAS, EVENT_BLOCK_BLOOM, EVENT_ETHEREUM_TX, EVENT_ETHEREUM, EVENT_TX_LOG, ATTR, BLOCK_ATTR, EVENT_ETHEREUM_BLOCK, ETH_BLOCK_ATTR,
 } from './events.js';
 export type { TxLogJSON } from './events.js';
 export { EvmKeeper, FEE_COLLECTOR, DEFAULT_GAS_CAP, DEFAULT_QUERY_TIMEOUT_MS, unmetered, addToBloom } from './keeper.js';
-export type { EvmKeeperOptions, EvmAccountInfo, BlockTracker, TxTracing } from './keeper.js';
+export type { EvmKeeperOptions, EvmAccountInfo, BlockTracker, TxTracing, EthBlockHeader } from './keeper.js';
 export type { EvmAccount, EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
 export { createEvmAnteHandler, routeAnte, isEthereumTx, verifiedEthTx } from './ante.js';
 export type { VerifiedEthTx } from './ante.js';

@@ -5,7 +5,8 @@
 import { Context, InfiniteGasMeter } from '@chain/app';
 import type { BlockInfo } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
-import { addToBloom, fromUtf8, keccak256, utf8 } from '@chain/crypto';
+import { addToBloom, encodeReceipt, ethHeaderHash, ethStateRoot, fromUtf8, keccak256, orderedTrieRoot, toHex, utf8, ETH_ZERO_HASH } from '@chain/crypto';
+import type { EthHeaderFields } from '@chain/crypto';
 import { prefixEnd } from '@chain/store';
 import type { EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
 import { parseEip155ChainId } from './crypto.js';
@@ -41,15 +42,35 @@ export interface EvmKeeperOptions {
    * queries also yield to the event loop while they run, so they never stall block production.
    */
   readonly queryTimeoutMs?: number;
+  /**
+   * The app hash the block being finalized starts from: the app hash of the previous block, which its CometBFT
+   * header carries as `app_hash` (the composition root hands `() => app.lastAppHash`). It is the `stateRoot` of
+   * the block's Ethereum header; without it the stateRoot is the zero hash.
+   */
+  readonly lastAppHash?: () => Uint8Array;
 }
 
-/** Counters of the block being finalized (deliver mode only). */
+/** Counters of the block being finalized (deliver mode only), and what its Ethereum header needs. */
 export interface BlockTracker {
   height: number;
   txCount: number;
   logCount: number;
   gasUsed: bigint;
   readonly bloom: Uint8Array;
+  /** the base fee and the gas limit (`block_gas_limit`) of the block, as they were at its begin */
+  readonly baseFee: bigint;
+  readonly gasLimit: bigint;
+  /** the block's Ethereum txs (signed envelopes) and their receipts' consensus encodings, in order */
+  readonly txRaws: Uint8Array[];
+  readonly receipts: Uint8Array[];
+}
+
+/** The Ethereum header of a finalized block, as the evm module computed it (see {@link EvmKeeper.sealBlock}). */
+export interface EthBlockHeader extends EthHeaderFields {
+  readonly number: bigint;
+  readonly timestamp: bigint;
+  /** keccak256(RLP(header)), 0x hex: what BLOCKHASH answers and the JSON-RPC serves */
+  readonly hash: string;
 }
 
 /**
@@ -75,6 +96,9 @@ export function unmetered(ctx: Context): Context {
   return new Context(ctx.ms, ctx.block, ctx.mode === 'query' ? 'query' : 'block', new InfiniteGasMeter(), ctx.events, ctx.minGasPrices);
 }
 
+/** The block time of `ctx` in seconds (the header's timestamp, TIMESTAMP). */
+const blockSeconds = (ctx: Context): bigint => BigInt(Math.floor(ctx.block.time.getTime() / 1000));
+
 /** Adds `data` to a 2048-bit logs bloom (the Ethereum bloom function; @chain/crypto's). */
 export { addToBloom };
 
@@ -87,6 +111,7 @@ export class EvmKeeper {
   readonly queryTimeoutMs: number;
   private readonly executor: Executor;
   private readonly fixedChainId: bigint | undefined;
+  private readonly lastAppHash: (() => Uint8Array) | undefined;
   private readonly chainIds = new Map<string, bigint>();
   /**
    * Counters per block execution, keyed by the BlockInfo all contexts of one FinalizeBlock (or replay)
@@ -105,6 +130,7 @@ export class EvmKeeper {
     this.gasCap = opts.gasCap ?? DEFAULT_GAS_CAP;
     this.queryTimeoutMs = opts.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     this.fixedChainId = opts.ethChainId;
+    this.lastAppHash = opts.lastAppHash;
     this.executor = new Executor({ ak: this.ak, bank: this.bank, feeCollector: this.feeCollector, codeCache: new CodeCache() });
   }
 
@@ -216,14 +242,18 @@ export class EvmKeeper {
 
   // ---- execution ----
 
-  /** The EVM's block header for `ctx`: number, time, coinbase (the proposer's 20 bytes), base fee. */
+  /**
+   * The EVM's block header for `ctx`: number, time, coinbase (the proposer's 20 bytes), base fee, gas limit
+   * (`block_gas_limit`; in a block being executed, the value at its begin: the gas limit of its Ethereum header).
+   */
   blockEnv(ctx: Context, baseFee: bigint, params: ParsedParams): BlockEnv {
+    const t = ctx.mode === 'deliver' ? this.trackers.get(ctx.block) : undefined;
     return {
       height: BigInt(ctx.block.height),
-      timestamp: BigInt(Math.floor(ctx.block.time.getTime() / 1000)),
+      timestamp: blockSeconds(ctx),
       coinbase: ctx.block.proposer,
       baseFee,
-      gasLimit: params.blockGasLimit,
+      gasLimit: t?.gasLimit ?? params.blockGasLimit,
     };
   }
 
@@ -261,10 +291,55 @@ export class EvmKeeper {
 
   /** Starts the counters of the block of `ctx` (BeginBlock; also when a height is finalized again). */
   startBlock(ctx: Context): BlockTracker {
-    if (ctx.mode === 'block' && ctx.block.hash && ctx.block.hash.length === 32) this.recordBlockHash(ctx, ctx.block.height, ctx.block.hash);
-    const t: BlockTracker = { height: ctx.block.height, txCount: 0, logCount: 0, gasUsed: 0n, bloom: new Uint8Array(256) };
+    const t: BlockTracker = {
+      height: ctx.block.height, txCount: 0, logCount: 0, gasUsed: 0n, bloom: new Uint8Array(256),
+      baseFee: this.getBaseFee(ctx), gasLimit: this.params(ctx).blockGasLimit, txRaws: [], receipts: [],
+    };
     this.trackers.set(ctx.block, t);
     return t;
+  }
+
+  /**
+   * The Ethereum header of the block of `ctx` once its txs have run (EndBlock), from consensus data only, so
+   * every node computes the same hash:
+   *
+   * | field | value |
+   * | --- | --- |
+   * | parentHash | the hash this keeper recorded for the previous height (zero for a chain's first block) |
+   * | miner | the proposer's 20-byte consensus address |
+   * | stateRoot | the app hash the block starts from (its CometBFT header's `app_hash`, `lastAppHash`) |
+   * | transactionsRoot, receiptsRoot | tries of the block's Ethereum txs and receipts (`orderedTrieRoot`) |
+   * | logsBloom, gasUsed | of the block's Ethereum txs |
+   * | number, timestamp | height, block time in seconds |
+   * | gasLimit, baseFee | `block_gas_limit` and the base fee at the block's begin (GASLIMIT and BASEFEE) |
+   * | extraData | the CometBFT block hash (FinalizeBlock's `hash`) |
+   */
+  blockHeader(ctx: Context): EthBlockHeader {
+    const t = this.blockTracker(ctx);
+    const height = BigInt(ctx.block.height);
+    const parent = this.blockHashAt(ctx, height - 1n);
+    const fields = {
+      parentHash: parent ? '0x' + toHex(parent) : ETH_ZERO_HASH,
+      miner: '0x' + toHex(ctx.block.proposer.length === 20 ? ctx.block.proposer : new Uint8Array(20)),
+      stateRoot: ethStateRoot(this.lastAppHash?.() ?? new Uint8Array()),
+      transactionsRoot: '0x' + toHex(orderedTrieRoot(t.txRaws)),
+      receiptsRoot: '0x' + toHex(orderedTrieRoot(t.receipts)),
+      logsBloom: '0x' + toHex(t.bloom),
+      number: height,
+      gasLimit: t.gasLimit,
+      gasUsed: t.gasUsed,
+      timestamp: blockSeconds(ctx),
+      extraData: '0x' + toHex(ctx.block.hash ?? new Uint8Array()),
+      baseFee: t.baseFee,
+    };
+    return { ...fields, hash: ethHeaderHash(fields) };
+  }
+
+  /** Computes the block's Ethereum header (EndBlock) and keeps its hash for BLOCKHASH; returns the header. */
+  sealBlock(ctx: Context): EthBlockHeader {
+    const header = this.blockHeader(ctx);
+    this.recordBlockHash(ctx, ctx.block.height, Buffer.from(header.hash.slice(2), 'hex'));
+    return header;
   }
 
   /** Keeps the hash of block `height` in state for BLOCKHASH (see keys.ts: a ring of 8191 blocks). */
@@ -285,8 +360,11 @@ export class EvmKeeper {
     return this.trackers.get(ctx.block) ?? this.startBlock(ctx);
   }
 
-  /** Records an executed eth tx of the block; returns its index and the index of its first log. */
-  trackTx(ctx: Context, gasUsed: bigint, logs: readonly EvmLog[]): { txIndex: number; firstLogIndex: number } {
+  /**
+   * Records an executed eth tx of the block (its signed envelope, type, success, gas used and logs, for the
+   * header's roots, bloom and gas used); returns its index and the index of its first log.
+   */
+  trackTx(ctx: Context, tx: { readonly raw: Uint8Array; readonly type: number }, success: boolean, gasUsed: bigint, logs: readonly EvmLog[]): { txIndex: number; firstLogIndex: number } {
     if (ctx.mode !== 'deliver') return { txIndex: 0, firstLogIndex: 0 };
     const t = this.blockTracker(ctx);
     const txIndex = t.txCount++;
@@ -297,6 +375,9 @@ export class EvmKeeper {
       addToBloom(t.bloom, address);
       for (const topic of topics) addToBloom(t.bloom, topic);
     }
+    t.txRaws.push(tx.raw);
+    const receiptLogs = logs.map(([address, topics, data]) => ({ address: '0x' + toHex(address), topics: topics.map((x) => '0x' + toHex(x)), data: '0x' + toHex(data) }));
+    t.receipts.push(encodeReceipt(tx.type, success, t.gasUsed, receiptLogs));
     return { txIndex, firstLogIndex };
   }
 }

@@ -2,7 +2,7 @@
 import type { AppModule, Context, ServiceRegistrar } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
 import { toHex } from '@chain/crypto';
-import { blockBloomEvent, blockGasEvent, emit, feeMarketEvent } from './events.js';
+import { blockBloomEvent, blockGasEvent, emit, ethereumBlockEvent, feeMarketEvent } from './events.js';
 import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from './genesis.js';
 import type { GenesisState } from './genesis.js';
 import { Msg, Query } from './gen/chain/evm/v1.js';
@@ -57,15 +57,19 @@ export class EvmModule implements AppModule {
   }
 
   /**
-   * EIP-1559 update: the next block's base fee from this block's base fee and the Ethereum gas its txs used;
-   * emits `block_gas{height, amount}` and `block_bloom{bloom}` (hex logs bloom of the block).
+   * The block's Ethereum header: computed from consensus data, its hash kept in state for BLOCKHASH
+   * (`sealBlock`) and emitted as `ethereum_block`. Then the EIP-1559 update: the next block's base fee from this
+   * block's base fee and the Ethereum gas its txs used; emits `block_gas{height, amount}` and
+   * `block_bloom{bloom}` (hex logs bloom of the block).
    */
   endBlock(ctx: Context): void {
     const k = this.keeper;
     const t = k.blockTracker(ctx);
+    const header = k.sealBlock(ctx);
     const params = k.params(ctx);
     k.setBaseFee(ctx, nextBaseFee(k.getBaseFee(ctx), t.gasUsed, params));
     emit(ctx, blockGasEvent(ctx.block.height, t.gasUsed));
     emit(ctx, blockBloomEvent('0x' + toHex(t.bloom)));
+    emit(ctx, ethereumBlockEvent(header));
   }
 }

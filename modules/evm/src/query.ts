@@ -9,7 +9,7 @@ import { KECCAK256_NULL, bytesToHex, toChecksumAddress } from '@ethereumjs/util'
 import { accessListGas, applyBlockOverrides, callFees, feeCheck, parseAccessList, parseBlockOverrides } from './call-env.js';
 import type { AccessList, CallFees } from './call-env.js';
 import { commonFor } from './crypto.js';
-import { ExecutionTimeoutError } from './executor.js';
+import { ExecutionTimeoutError, defaultPrecompiles } from './executor.js';
 import type { BlockEnv, ExecutionResult, Message, RunBudget } from './executor.js';
 import { hexAddress } from './ethtx.js';
 import type { EstimateGasResponse, MsgEthereumTxResponse, QueryMethods } from './gen/chain/evm/v1.js';
@@ -64,6 +64,29 @@ export interface CallArgs {
   readonly minGas: bigint;
   /** the request's EIP-2930 access list (`access_list`, JSON) */
   readonly accessList: AccessList;
+  /** EIP-4844 `blob_versioned_hashes` (undefined: not a blob call) and `max_fee_per_blob_gas` (undefined: not given) */
+  readonly blobHashes: Uint8Array[] | undefined;
+  readonly blobFeeCap: bigint | undefined;
+}
+
+/** The EIP-4844 blob gas of one versioned hash. */
+const GAS_PER_BLOB = 131072n;
+
+/** `blob_versioned_hashes`: JSON text of an array of 0x 32-byte hashes ('' : none). */
+function parseBlobHashes(v: unknown): Uint8Array[] | undefined {
+  const text = String(v ?? '').trim();
+  if (!text) return undefined;
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch (e) {
+    throw invalid(`invalid blobVersionedHashes: ${(e as Error).message}`);
+  }
+  if (list === null) return undefined;
+  if (!Array.isArray(list) || !list.every((h) => typeof h === 'string' && /^0x[0-9a-fA-F]{64}$/.test(h))) {
+    throw invalid('invalid blobVersionedHashes: expected an array of 0x-prefixed 32-byte hashes');
+  }
+  return (list as string[]).map((h) => fromHex(h.slice(2).toLowerCase()));
 }
 
 /**
@@ -93,7 +116,11 @@ export function callArgs(keeper: EvmKeeper, ctx: Context, req: ProtoObject, base
   // EIP-2930: 2400 per address and 1900 per storage key of intrinsic gas (the EIP-7623 floor is not affected)
   intrinsicGas += accessListGas(accessList);
   const minGas = floorGas > intrinsicGas ? floorGas : intrinsicGas;
-  return { from, to, data, value, gasPrice: fees.gasPrice, fees, gas, intrinsicGas, floorGas, minGas, accessList };
+  const blobHashes = parseBlobHashes(req.blob_versioned_hashes);
+  const capText = String(req.max_fee_per_blob_gas ?? '').trim();
+  // geth's CallDefaults: the blob fee cap is 0 for a blob call that gives none
+  const blobFeeCap = capText !== '' ? parseAmount('max_fee_per_blob_gas', capText) : blobHashes !== undefined ? 0n : undefined;
+  return { from, to, data, value, gasPrice: fees.gasPrice, fees, gas, intrinsicGas, floorGas, minGas, accessList, blobHashes, blobFeeCap };
 }
 
 /** The message of a call with gas limit `gas`. */
@@ -101,6 +128,7 @@ export function callMessage(a: CallArgs, gas: bigint): Message {
   return {
     caller: a.from, to: a.to, value: a.value, data: a.data, gasLimit: gas, gasPrice: a.gasPrice,
     intrinsicGas: a.intrinsicGas, floorGas: a.floorGas, accessList: a.accessList, nonceIncremented: false,
+    blobVersionedHashes: a.blobHashes,
   };
 }
 
@@ -121,9 +149,24 @@ export function callEnv(keeper: EvmKeeper, ctx: Context, req: ProtoObject): Bloc
 export function prepareCall(keeper: EvmKeeper, ctx: Context, req: ProtoObject): { a: CallArgs; env: BlockEnv } {
   const block = callEnv(keeper, ctx, req);
   const a = callArgs(keeper, ctx, req, block.baseFee);
+  const fail = (msg: string): never => { throw invalid(`err: ${msg} (supplied gas ${a.gas})`); };
   const err = feeCheck(a.from, a.fees, block.baseFee, true);
-  if (err !== undefined) throw invalid(`err: ${err} (supplied gas ${a.gas})`);
-  return { a, env: a.gasPrice === 0n ? { ...block, baseFee: 0n } : block };
+  if (err !== undefined) fail(err);
+  // geth's applyMessage: a blob fee cap of 0 runs with the blob base fee 0 (BLOBBASEFEE reads 0)
+  let env = a.gasPrice === 0n ? { ...block, baseFee: 0n } : block;
+  if (a.blobFeeCap === 0n) env = { ...env, blobBaseFee: 0n };
+  // geth's blob checks of its state transition (the fee check skipped for a cap of 0: NoBaseFee)
+  const blobs = a.blobHashes;
+  if (blobs !== undefined) {
+    if (!a.to) fail('blob transaction of type create');
+    if (blobs.length === 0) fail('blob transaction missing blob hashes');
+    blobs.forEach((h, i) => { if (h[0] !== 0x01) fail(`blob ${i} has invalid hash version`); });
+    const blobBaseFee = env.blobBaseFee ?? 1n;
+    if (a.blobFeeCap! > 0n && a.blobFeeCap! < blobBaseFee) {
+      fail(`max fee per blob gas less than block blob gas fee: address ${toChecksumAddress(bytesToHex(a.from))} blobGasFeeCap: ${a.blobFeeCap}, blobBaseFee: ${blobBaseFee}`);
+    }
+  }
+  return { a, env };
 }
 
 /**
@@ -132,7 +175,7 @@ export function prepareCall(keeper: EvmKeeper, ctx: Context, req: ProtoObject): 
  */
 async function simulate(keeper: EvmKeeper, ctx: Context, a: CallArgs, gas: bigint, budget: RunBudget, env: BlockEnv): Promise<ExecutionResult> {
   const run = ctx.withStore(branch(ctx.ms));
-  buyGas(keeper, run, a, gas);
+  buyGas(keeper, run, a, gas, env.blobBaseFee ?? 1n);
   if (gas < a.minGas) throw invalid(`intrinsic gas too low: have ${gas}, want ${a.minGas}`);
   try {
     return await keeper.execute(run, callMessage(a, gas), env, budget);
@@ -147,26 +190,31 @@ async function simulate(keeper: EvmKeeper, ctx: Context, a: CallArgs, gas: bigin
  * cap + value (`insufficient funds for gas * price + value`), and pays gas × price before the run (what BALANCE
  * then shows). A call without fees pays nothing.
  */
-function buyGas(keeper: EvmKeeper, run: Context, a: CallArgs, gas: bigint): void {
-  if (a.fees.feeCap === 0n && a.gasPrice === 0n) return;
+function buyGas(keeper: EvmKeeper, run: Context, a: CallArgs, gas: bigint, blobBaseFee: bigint): void {
+  // a blob call also needs blob gas × blob fee cap and pays blob gas × blob base fee
+  const blobGas = GAS_PER_BLOB * BigInt(a.blobHashes?.length ?? 0);
+  const blobCap = blobGas * (a.blobFeeCap ?? 0n);
+  const blobFee = blobGas * blobBaseFee;
+  if (a.fees.feeCap === 0n && a.gasPrice === 0n && blobCap === 0n && blobFee === 0n) return;
   const u = unmetered(run);
   const denom = keeper.params(u).denom;
   const have = keeper.bank.getBalance(u, a.from, denom);
-  const want = gas * a.fees.feeCap + a.value;
-  if (have < want) {
-    throw invalid(`err: insufficient funds for gas * price + value: address ${toChecksumAddress(bytesToHex(a.from))} have ${have} want ${want} (supplied gas ${gas})`);
+  const want = gas * a.fees.feeCap + a.value + blobCap;
+  if (have < want || have - gas * a.gasPrice < blobFee) {
+    throw invalid(`err: insufficient funds for gas * price + value: address ${toChecksumAddress(bytesToHex(a.from))} have ${have} want ${want > gas * a.gasPrice + blobFee ? want : gas * a.gasPrice + blobFee} (supplied gas ${gas})`);
   }
-  const cost = gas * a.gasPrice;
+  const cost = gas * a.gasPrice + blobFee;
   if (cost > 0n) keeper.bank.subCoins(u, a.from, [{ denom, amount: cost.toString() }]);
 }
 
 /**
- * The state a call runs on: the query state itself, or a throwaway branch of it with the request's
- * `overrides` (JSON of a geth StateOverride) applied.
+ * The state a call runs on and its block: the query state itself, or a throwaway branch of it with the request's
+ * `overrides` (JSON of a geth StateOverride) applied, and `env` with the precompiles the overrides left
+ * (`movePrecompileToAddress`, overridden precompile addresses; geth's `evm.SetPrecompiles`).
  */
-export function callState(keeper: EvmKeeper, ctx: Context, overrides: unknown): Context {
+export function callState(keeper: EvmKeeper, ctx: Context, overrides: unknown, env: BlockEnv): { ctx: Context; env: BlockEnv } {
   const text = String(overrides ?? '').trim();
-  if (!text) return ctx;
+  if (!text) return { ctx, env };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -174,16 +222,17 @@ export function callState(keeper: EvmKeeper, ctx: Context, overrides: unknown): 
     throw invalid(`invalid state override: ${(e as Error).message}`);
   }
   const parsed = parseStateOverride(json);
-  if (parsed.length === 0) return ctx;
+  if (parsed.length === 0) return { ctx, env };
   const base = ctx.withStore(branch(ctx.ms));
-  applyStateOverride(keeper, base, parsed);
-  return base;
+  const precompiles = applyStateOverride(keeper, base, parsed, defaultPrecompiles(keeper.chainId(ctx)));
+  return { ctx: base, env: { ...env, precompiles } };
 }
 
 /** eth_call: the result of running the call at the latest state, nothing persisted. */
 export async function ethCall(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<MsgEthereumTxResponse> {
-  const { a, env } = prepareCall(keeper, query, req);
-  const ctx = callState(keeper, query, req.overrides);
+  const prepared = prepareCall(keeper, query, req);
+  const a = prepared.a;
+  const { ctx, env } = callState(keeper, query, req.overrides, prepared.env);
   const r = await simulate(keeper, ctx, a, a.gas, keeper.queryBudget(), env);
   return {
     hash: '',
@@ -204,9 +253,8 @@ export async function ethCall(keeper: EvmKeeper, query: Context, req: ProtoObjec
  */
 export async function estimateGas(keeper: EvmKeeper, query: Context, req: ProtoObject): Promise<EstimateGasResponse> {
   const prepared = prepareCall(keeper, query, req);
-  const env = prepared.env;
   let a = prepared.a;
-  const ctx = callState(keeper, query, req.overrides);
+  const { ctx, env } = callState(keeper, query, req.overrides, prepared.env);
   // geth's estimator: with a fee cap, the gas is capped by what the sender can pay for after the value
   if (a.fees.feeCap > 0n) {
     const balance = keeper.bank.getBalance(unmetered(ctx), a.from, keeper.params(ctx).denom);

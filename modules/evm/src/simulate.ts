@@ -28,7 +28,7 @@ import { accessListGas, callFees, feeCheck, parseAccessList, parseBlockOverrides
 import type { AccessList, BlockOverrides } from './call-env.js';
 import { commonFor } from './crypto.js';
 import { revertReason } from './ethtx.js';
-import { ExecutionTimeoutError } from './executor.js';
+import { ExecutionTimeoutError, defaultPrecompiles } from './executor.js';
 import type { BlockEnv, Message, RunBudget } from './executor.js';
 import type { EvmKeeper } from './keeper.js';
 import { unmetered } from './keeper.js';
@@ -54,6 +54,7 @@ export const SimulateCodes = {
   BlockGasLimitReached: -38015,
   BlockNumberInvalid: -38020,
   BlockTimestampInvalid: -38021,
+  MaxInitCodeSizeExceeded: -38025,
   ClientLimitExceeded: -38026,
   InvalidParams: -32602,
   InternalError: -32603,
@@ -84,6 +85,10 @@ export interface SimulateCall {
   readonly chainId?: bigint;
   /** EIP-2930 list `[{address, storageKeys}]` (JSON value) */
   readonly accessList?: unknown;
+  /** EIP-4844 blobVersionedHashes (0x 32-byte hashes): given, even empty, the call is a blob tx (geth's BlobHashes) */
+  readonly blobVersionedHashes?: readonly string[];
+  /** EIP-4844 maxFeePerBlobGas; 0 when absent */
+  readonly maxFeePerBlobGas?: bigint;
 }
 
 /** One block of the request: geth's BlockOverrides and StateOverride (JSON values, checked here) and the calls. */
@@ -121,9 +126,15 @@ export interface SimulatedLog {
   readonly transfer?: boolean;
 }
 
-/** The unsigned tx a call stands for (geth's `ToTransaction(DynamicFeeTxType)`: legacy when gasPrice was given). */
+/**
+ * The unsigned tx a call stands for (geth's `ToTransaction(DynamicFeeTxType)`: legacy when gasPrice was given,
+ * else a blob tx (3) with blobVersionedHashes, else 1559).
+ */
 export interface SimulatedTx {
-  readonly type: 0 | 2;
+  readonly type: 0 | 2 | 3;
+  /** type 3 */
+  readonly maxFeePerBlobGas?: bigint;
+  readonly blobVersionedHashes?: readonly string[];
   readonly chainId: bigint;
   readonly nonce: bigint;
   readonly gas: bigint;
@@ -165,12 +176,48 @@ export interface SimulatedBlock {
   readonly prevRandao: string;
   /** 0x Ethereum hash of the previous (simulated or base) block */
   readonly parentHash: string;
+  /** EIP-4844: blob gas of the block's blob calls (131072 per hash) and the block's excess blob gas */
+  readonly blobGasUsed: bigint;
+  readonly excessBlobGas: bigint;
   readonly txs: SimulatedTx[];
   readonly calls: SimulatedCall[];
 }
 
 const ZERO32 = '0x' + '00'.repeat(32);
 const ZERO_ADDRESS = '0x' + '00'.repeat(20);
+/** EIP-3860: the largest initcode of a creation */
+const MAX_INITCODE_SIZE = 49152;
+
+/** EIP-4844 at Prague (EIP-7691): blob gas per blob, the target per block, the base fee update fraction, the minimum fee */
+export const GAS_PER_BLOB = 131072n;
+export const BLOB_TARGET_GAS_PER_BLOCK = 6n * GAS_PER_BLOB;
+export const BLOB_BASE_FEE_UPDATE_FRACTION = 5007716n;
+const MIN_BLOB_BASE_FEE = 1n;
+
+/** EIP-4844's fake_exponential(factor, numerator, denominator) */
+function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
+  let i = 1n;
+  let output = 0n;
+  let acc = factor * denominator;
+  while (acc > 0n) {
+    output += acc;
+    acc = (acc * numerator) / (denominator * i);
+    i++;
+  }
+  return output / denominator;
+}
+
+/** geth's eip4844.CalcBlobFee at Prague: the blob base fee of a block with `excess` blob gas */
+export function blobBaseFeeOf(excess: bigint): bigint {
+  return fakeExponential(MIN_BLOB_BASE_FEE, excess, BLOB_BASE_FEE_UPDATE_FRACTION);
+}
+
+/** geth's eip4844.CalcExcessBlobGas at Prague: from the parent's excess and blob gas used */
+export function excessBlobGasAfter(parentExcess: bigint, parentUsed: bigint): bigint {
+  const sum = parentExcess + parentUsed;
+  return sum < BLOB_TARGET_GAS_PER_BLOCK ? 0n : sum - BLOB_TARGET_GAS_PER_BLOCK;
+}
+
 /** keccak256("Transfer(address,address,uint256)") */
 const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 /** ERC-7528: the address of ether */
@@ -191,32 +238,49 @@ function memorySlice(mem: Uint8Array, offset: bigint, size: bigint): Uint8Array 
 interface PendingLog { address: string; topics: string[]; data: string; logIndex: number; transfer?: boolean }
 
 /**
- * geth's simulation tracer (`internal/ethapi/logtracer.go`) with traceTransfers: the logs of each frame and the
- * Transfer logs of the ether it moves, a failed frame's dropped with those of its sub-frames; the index counts
- * every captured log of the block (so a dropped one leaves a gap, as in geth).
+ * geth's simulation tracer (`internal/ethapi/logtracer.go`), which collects every simulated call's logs: the logs of
+ * each frame (with traceTransfers also the Transfer logs of the ether it moves: call value, SELFDESTRUCT), a failed
+ * frame's dropped with those of its sub-frames; the index counts every log captured in the block, kept or dropped
+ * (so a dropped one leaves a gap, as in geth, with or without traceTransfers). A LOG or SELFDESTRUCT is captured
+ * once it has executed (geth's OnLog / OnEnter come after the op's checks): at the frame's next step, or at the
+ * frame's successful end; an op that failed its frame captures nothing.
  */
-class TransferLogTracer implements EvmTracer {
+class SimLogTracer implements EvmTracer {
   private readonly frames: PendingLog[][] = [];
   private lastOp = 0;
   /** per open frame: its creation's Transfer log, whose recipient is known only when the frame ends */
   private readonly createTransfers: (PendingLog | undefined)[] = [];
+  /**
+   * the LOG or SELFDESTRUCT of the current frame's last step, until it is known to have executed; no `log`: a
+   * value transfer of a CALL / CREATE the EVM refuses before it opens a frame (too little balance, too deep),
+   * whose Transfer log geth captures and drops (its index is taken)
+   */
+  private pending: { frame: PendingLog[]; log?: Omit<PendingLog, 'logIndex'> } | undefined;
   logs: PendingLog[] = [];
 
-  constructor(private readonly counter: { n: number }) {}
+  constructor(private readonly counter: { n: number }, private readonly traceTransfers: boolean) {}
 
-  private capture(frame: PendingLog[], address: string, topics: string[], data: string): PendingLog {
-    const l = { address, topics, data, logIndex: this.counter.n++ };
-    frame.push(l);
-    return l;
+  private capture(frame: PendingLog[], l: Omit<PendingLog, 'logIndex'>): PendingLog {
+    const log = { ...l, logIndex: this.counter.n++ };
+    frame.push(log);
+    return log;
   }
 
-  private transfer(frame: PendingLog[], from: string, to: string, value: bigint): PendingLog {
-    const l = this.capture(frame, ETHER_ADDRESS, [TRANSFER_TOPIC, addrWord(from), addrWord(to)], word(value));
-    l.transfer = true;
-    return l;
+  private commitPending(): void {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = undefined;
+    if (p.log) this.capture(p.frame, p.log);
+    else this.counter.n++;
+  }
+
+  private transferLog(from: string, to: string, value: bigint): Omit<PendingLog, 'logIndex'> {
+    return { address: ETHER_ADDRESS, topics: [TRANSFER_TOPIC, addrWord(from), addrWord(to)], data: word(value), transfer: true };
   }
 
   step(s: InterpreterStep): void {
+    // the previous step (a LOG of this frame) executed
+    this.commitPending();
     const op = s.opcode.code;
     this.lastOp = op;
     const frame = this.frames[this.frames.length - 1];
@@ -226,20 +290,25 @@ class TransferLogTracer implements EvmTracer {
       const topics: string[] = [];
       for (let i = 0; i < op - 0xa0; i++) topics.push(word(st[st.length - 3 - i]!));
       const data = memorySlice(s.memory, st[st.length - 1]!, st[st.length - 2]!);
-      this.capture(frame, s.address.toString().toLowerCase(), topics, hexOf(data));
-    } else if (op === 0xff && st.length >= 1 && s.account.balance > 0n) {
+      this.pending = { frame, log: { address: s.address.toString().toLowerCase(), topics, data: hexOf(data) } };
+    } else if (op === 0xff && this.traceTransfers && st.length >= 1 && s.account.balance > 0n) {
       const beneficiary = '0x' + st[st.length - 1]!.toString(16).padStart(40, '0').slice(-40);
-      this.transfer(frame, s.address.toString().toLowerCase(), beneficiary, s.account.balance);
+      this.pending = { frame, log: this.transferLog(s.address.toString().toLowerCase(), beneficiary, s.account.balance) };
+    } else if (this.traceTransfers && (op === 0xf1 || op === 0xf0 || op === 0xf5)) {
+      const value = op === 0xf1 ? st[st.length - 3] : st[st.length - 1];
+      if (value !== undefined && value > 0n && (value > s.account.balance || s.depth >= 1024)) this.pending = { frame };
     }
   }
 
   enter(m: EvmMessage): void {
+    // a CALL/CREATE step that opens a frame has executed
+    this.commitPending();
     const frame: PendingLog[] = [];
     const type = m.depth === 0 ? (m.to ? 'CALL' : 'CREATE') : FRAME_OPS.get(this.lastOp) ?? 'CALL';
     let create: PendingLog | undefined;
-    if (type !== 'DELEGATECALL' && type !== 'CALLCODE' && m.value > 0n) {
+    if (this.traceTransfers && type !== 'DELEGATECALL' && type !== 'CALLCODE' && m.value > 0n) {
       const from = hexOf(m.caller.bytes);
-      const l = this.transfer(frame, from, m.to ? hexOf(m.to.bytes) : ZERO_ADDRESS, m.value);
+      const l = this.capture(frame, this.transferLog(from, m.to ? hexOf(m.to.bytes) : ZERO_ADDRESS, m.value));
       if (!m.to) create = l;
     }
     this.frames.push(frame);
@@ -247,11 +316,14 @@ class TransferLogTracer implements EvmTracer {
   }
 
   exit(r: EVMResult): void {
+    const failed = r.execResult.exceptionError !== undefined;
+    // the frame's last op: executed if the frame ended well (ran off the end, or SELFDESTRUCT), else it failed it
+    if (failed) this.pending = undefined;
+    else this.commitPending();
     const frame = this.frames.pop();
     const create = this.createTransfers.pop();
     if (!frame) return;
     if (create && r.createdAddress) create.topics[2] = addrWord(hexOf(r.createdAddress.bytes));
-    const failed = r.execResult.exceptionError !== undefined;
     const parent = this.frames[this.frames.length - 1];
     if (!parent) this.logs = failed ? [] : frame;
     else if (!failed) parent.push(...frame);
@@ -333,6 +405,9 @@ interface PreparedCall {
   readonly tipCap: bigint;
   readonly legacy: boolean;
   readonly accessList: AccessList;
+  /** the blob hashes (undefined: not a blob call) and maxFeePerBlobGas (0 when absent: geth's CallDefaults) */
+  readonly blobHashes: Uint8Array[] | undefined;
+  readonly blobFeeCap: bigint;
 }
 
 const addressBytes = (a: string | undefined): Uint8Array | undefined => (a ? fromHex(a.slice(2).toLowerCase()) : undefined);
@@ -356,6 +431,9 @@ export async function simulateV1(
   let parentHash = req.base.hash;
   let parentBaseFee: bigint | undefined;
   let parentGasUsed = 0n;
+  // the base block has no blobs (this chain has no blob txs): its excess and blob gas are 0
+  let parentExcessBlobGas = 0n;
+  let parentBlobGasUsed = 0n;
   let gasLimit = req.base.gasLimit;
   let coinbase = addressBytes(req.base.miner) ?? new Uint8Array(20);
   let callsRun = 0;
@@ -368,9 +446,14 @@ export async function simulateV1(
     if (o.baseFeePerGas !== undefined) baseFee = o.baseFeePerGas;
     else if (req.validation) baseFee = parentBaseFee === undefined ? keeper.getBaseFee(sim) : nextBaseFee(parentBaseFee, parentGasUsed, params);
     else baseFee = 0n;
-    const env: BlockEnv = {
-      height: pb.number, timestamp: pb.time, gasLimit, coinbase, baseFee, prevRandao: o.prevRandao, blobBaseFee: o.blobBaseFee,
+    // geth's processBlock: the excess blob gas from the parent, the blob base fee from it unless overridden
+    const excessBlobGas = excessBlobGasAfter(parentExcessBlobGas, parentBlobGasUsed);
+    const blobBaseFee = o.blobBaseFee ?? blobBaseFeeOf(excessBlobGas);
+    let blobGasUsed = 0n;
+    let env: BlockEnv = {
+      height: pb.number, timestamp: pb.time, gasLimit, coinbase, baseFee, prevRandao: o.prevRandao, blobBaseFee,
     };
+    // geth's processBlock: each block starts from the hardfork's precompiles, which its state overrides may move
     if (pb.source?.stateOverrides !== undefined && pb.source.stateOverrides !== null) {
       let parsed;
       try {
@@ -378,7 +461,13 @@ export async function simulateV1(
       } catch (e) {
         throw new SimulateError(SimulateCodes.InvalidParams, (e as Error).message);
       }
-      applyStateOverride(keeper, sim, parsed);
+      let precompiles;
+      try {
+        precompiles = applyStateOverride(keeper, sim, parsed, defaultPrecompiles(chainId));
+      } catch (e) {
+        throw new SimulateError(SimulateCodes.ServerError, (e as Error).message);
+      }
+      env = { ...env, precompiles };
     }
     let pool = gasLimit;
     const counter = { n: 0 };
@@ -398,11 +487,27 @@ export async function simulateV1(
       }
       const feeErr = feeCheck(p.from, { gasPrice: p.gasPrice, feeCap: p.feeCap, tipCap: p.tipCap }, baseFee, !req.validation);
       if (feeErr !== undefined) fail(feeErr.startsWith('max fee per gas less') ? SimulateCodes.BaseFeeTooLow : SimulateCodes.InvalidParams, feeErr);
-      // buyGas: gas × fee cap + value must be there; gas × price is taken
+      // geth's blob checks (then its blob fee check, skipped for a fee-less call without validation)
+      const blobs = p.blobHashes;
+      if (blobs !== undefined) {
+        if (!p.to) fail(SimulateCodes.InternalError, 'blob transaction of type create');
+        if (blobs.length === 0) fail(SimulateCodes.InternalError, 'blob transaction missing blob hashes');
+        blobs.forEach((h, i) => { if (h[0] !== 0x01) fail(SimulateCodes.InternalError, `blob ${i} has invalid hash version`); });
+      }
+      const blobGas = GAS_PER_BLOB * BigInt(blobs?.length ?? 0);
+      if (blobGas > 0n && !(!req.validation && p.blobFeeCap === 0n) && p.blobFeeCap < blobBaseFee) {
+        fail(SimulateCodes.InternalError, `max fee per blob gas less than block blob gas fee: address ${checksum(p.from)} blobGasFeeCap: ${p.blobFeeCap}, blobBaseFee: ${blobBaseFee}`);
+      }
+      // EIP-3860 (geth's CheckMaxInitCodeSize, before buyGas)
+      if (!p.to && p.input.length > MAX_INITCODE_SIZE) fail(SimulateCodes.MaxInitCodeSizeExceeded, `max initcode size exceeded: code size ${p.input.length} limit ${MAX_INITCODE_SIZE}`);
+      // buyGas: gas × fee cap + value (+ blob gas × blob fee cap) must be there; gas × price (+ blob gas × blob base fee) is taken
       const balance = keeper.bank.getBalance(sim, p.from, denom);
-      const want = p.gas * p.feeCap + p.value;
+      const want = p.gas * p.feeCap + p.value + blobGas * p.blobFeeCap;
       if (balance < want) fail(SimulateCodes.InsufficientFunds, `insufficient funds for gas * price + value: address ${checksum(p.from)} have ${balance} want ${want}`);
-      const bought = p.gas * p.gasPrice;
+      const blobFee = blobGas * blobBaseFee;
+      if (blobFee > balance - p.gas * p.gasPrice) fail(SimulateCodes.InsufficientFunds, `insufficient funds for gas * price + value: address ${checksum(p.from)} have ${balance} want ${p.gas * p.gasPrice + blobFee}`);
+      blobGasUsed += blobGas;
+      const bought = p.gas * p.gasPrice + blobFee;
       if (bought > 0n) keeper.bank.subCoins(sim, p.from, [{ denom, amount: bought.toString() }]);
       // intrinsic gas (the access list's included) and the EIP-7623 floor
       let intrinsic: bigint;
@@ -419,11 +524,12 @@ export async function simulateV1(
       if (p.gas < floor) fail(SimulateCodes.InternalError, `insufficient gas for floor data gas cost: have ${p.gas}, want ${floor}`);
       const msg: Message = {
         caller: p.from, to: p.to, value: p.value, data: p.input, gasLimit: p.gas, gasPrice: p.gasPrice,
-        intrinsicGas: intrinsic, floorGas: floor, accessList: p.accessList, nonceIncremented: false,
+        intrinsicGas: intrinsic, floorGas: floor, accessList: p.accessList, nonceIncremented: false, blobVersionedHashes: blobs,
       };
       // the nonce the tx carries: given, or the sender's (read before the run increments it)
       const txNonce = p.nonce;
-      const tracer = req.traceTransfers ? new TransferLogTracer(counter) : undefined;
+      // geth collects the logs with its simulation tracer, transfers or not (a dropped log still takes an index)
+      const tracer = new SimLogTracer(counter, req.traceTransfers);
       let r;
       try {
         r = await keeper.execute(sim, msg, env, budget, tracer);
@@ -440,13 +546,7 @@ export async function simulateV1(
       }
       pool -= r.gasUsed;
       gas.consume(r.gasUsed);
-      let logs: SimulatedLog[];
-      if (tracer) logs = tracer.logs;
-      else {
-        logs = r.vmError !== undefined ? [] : r.logs.map(([address, topics, data]) => ({
-          address: hexOf(address), topics: topics.map(hexOf), data: hexOf(data), logIndex: counter.n++,
-        }));
-      }
+      const logs: SimulatedLog[] = tracer.logs;
       let error: SimulatedCall['error'];
       if (r.vmError !== undefined) {
         if (r.reverted) {
@@ -458,25 +558,28 @@ export async function simulateV1(
       }
       calls.push({
         // geth's ExecutionResult.Return(): nothing for a failed call (the revert data is in the error)
-        returnData: r.vmError === undefined ? r.ret : new Uint8Array(), logs, gasUsed: r.gasUsed, maxUsedGas: r.gasBeforeRefund, status: r.vmError === undefined ? 1 : 0,
+        returnData: r.vmError === undefined ? r.ret : new Uint8Array(), logs, gasUsed: r.gasUsed, maxUsedGas: r.gasBeforeRefund > floor ? r.gasBeforeRefund : floor, status: r.vmError === undefined ? 1 : 0,
         ...(error ? { error } : {}), cumulativeGasUsed: gasLimit - pool,
         ...(r.createdAddress ? { contractAddress: hexOf(r.createdAddress) } : {}),
       });
       txs.push({
-        type: p.legacy ? 0 : 2, chainId, nonce: txNonce, gas: p.gas, gasPrice: p.gasPrice, maxFeePerGas: p.feeCap, maxPriorityFeePerGas: p.tipCap,
+        type: p.legacy ? 0 : blobs !== undefined ? 3 : 2, chainId, nonce: txNonce,
+        ...(blobs !== undefined && !p.legacy ? { maxFeePerBlobGas: p.blobFeeCap, blobVersionedHashes: blobs.map(hexOf) } : {}), gas: p.gas, gasPrice: p.gasPrice, maxFeePerGas: p.feeCap, maxPriorityFeePerGas: p.tipCap,
         to: p.to ? hexOf(p.to) : undefined, value: p.value, input: p.input,
         accessList: p.accessList.map(([a, keys]) => ({ address: hexOf(a), storageKeys: keys.map(hexOf) })), from: hexOf(p.from),
       });
     }
     const block: SimulatedBlock = {
       number: pb.number, timestamp: pb.time, gasLimit, gasUsed: gasLimit - pool, miner: hexOf(coinbase), baseFee,
-      prevRandao: o.prevRandao ? hexOf(o.prevRandao) : ZERO32, parentHash, txs, calls,
+      prevRandao: o.prevRandao ? hexOf(o.prevRandao) : ZERO32, parentHash, blobGasUsed, excessBlobGas, txs, calls,
     };
     parentHash = seal(block);
     // BLOCKHASH of the next blocks sees this one
     if (pb.number <= BigInt(Number.MAX_SAFE_INTEGER)) keeper.recordBlockHash(sim, Number(pb.number), fromHex(parentHash.slice(2)));
     parentBaseFee = baseFee;
     parentGasUsed = block.gasUsed;
+    parentExcessBlobGas = excessBlobGas;
+    parentBlobGasUsed = blobGasUsed;
     out.push(block);
   }
   return out;
@@ -511,5 +614,6 @@ function prepare(keeper: EvmKeeper, sim: Context, c: SimulateCall, env: BlockEnv
   return {
     from, to: addressBytes(c.to), input: c.input ?? new Uint8Array(), value: c.value ?? 0n, nonce, gas, gasCapped: gas < asked,
     gasPrice: fees.gasPrice, feeCap: fees.feeCap, tipCap: fees.tipCap, legacy: c.gasPrice !== undefined, accessList,
+    blobHashes: c.blobVersionedHashes?.map((h) => fromHex(h.slice(2).toLowerCase())), blobFeeCap: c.maxFeePerBlobGas ?? 0n,
   };
 }

@@ -11,7 +11,9 @@
  */
 import type { EVMResult, InterpreterStep, Message as EvmMessage } from '@ethereumjs/evm';
 import type { BlockEnv, ExecutionResult, Message } from './executor.js';
-import { TraceSize, gethError, stepCost } from './tracer.js';
+import { TraceSize, stepCost } from './tracer.js';
+import { gethError } from './vm-errors.js';
+import type { FailedRunState } from './vm-errors.js';
 import type { EvmTracer } from './tracer.js';
 
 /** Options of the struct logger (geth's TraceConfig fields). */
@@ -129,7 +131,7 @@ export class StructLogger implements EvmTracer {
     const depth = this.frames.length - 1;
     const frame = this.frames.pop();
     const err = r.execResult.exceptionError?.error;
-    if (frame?.last && err !== undefined && !NOT_OPCODE_ERRORS.has(err)) frame.last.error = gethError(err, frame.last.op);
+    if (frame?.last && err !== undefined && !NOT_OPCODE_ERRORS.has(err)) frame.last.error = gethError(err, r.execResult.runState as FailedRunState | undefined);
     // the caller's return data buffer: a sub-call's output, or a failed create's revert data
     const parent = this.frames[depth - 1];
     if (parent) parent.returnData = r.createdAddress && err === undefined ? new Uint8Array() : r.execResult.returnValue;

@@ -93,8 +93,9 @@ function recording(t: ResultTracer): { hooks: EvmTracer; execution: () => Execut
  */
 export async function traceCall(keeper: EvmKeeper, query: Context, req: ProtoObject, opts: TracerOptions = {}): Promise<unknown> {
   const tracer = createTracer(opts);
-  const { a, env } = prepareCall(keeper, query, req);
-  const ctx = callState(keeper, query, req.overrides);
+  const prepared = prepareCall(keeper, query, req);
+  const a = prepared.a;
+  const { ctx, env } = callState(keeper, query, req.overrides, prepared.env);
   if (a.gas < a.minGas) throw new Error(`intrinsic gas too low: have ${a.gas}, want ${a.minGas}`);
   try {
     await keeper.execute(ctx.withStore(branch(ctx.ms)), callMessage(a, a.gas), env, budgetOf(opts.timeoutMs ?? DEFAULT_TRACE_TIMEOUT_MS), tracer);

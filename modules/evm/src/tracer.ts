@@ -35,28 +35,7 @@ export function attachTracer(evm: EVM, t: EvmTracer): () => void {
   };
 }
 
-/** ethereumjs error texts → geth's (what geth tracers and receipts say). */
-const GETH_ERRORS: Record<string, string> = {
-  'revert': 'execution reverted',
-  'out of gas': 'out of gas',
-  'code store out of gas': 'contract creation code storage out of gas',
-  'code size to deposit exceeds maximum code size': 'max code size exceeded',
-  'stack underflow': 'stack underflow',
-  'stack overflow': 'stack limit reached 1024',
-  'invalid JUMP': 'invalid jump destination',
-  'static state change': 'write protection',
-  'create collision': 'contract address collision',
-  'insufficient balance': 'insufficient balance for transfer',
-  'invalid bytecode deployed': 'invalid code: must not begin with 0xef',
-  'initcode exceeds max initcode size': 'max initcode size exceeded',
-  'value out of range': 'return data out of bounds',
-};
-
-/** geth's wording of an ethereumjs EVM error (`op`: the failing opcode's name, for invalid opcodes). */
-export function gethError(error: string, op?: string): string {
-  if (error === 'invalid opcode') return op && op !== 'INVALID' && !op.startsWith('0x') ? `invalid opcode: ${op}` : 'invalid opcode: INVALID';
-  return GETH_ERRORS[error] ?? error;
-}
+export { gethError } from './vm-errors.js';
 
 /** Opcodes that open a frame, by number (the type of the frame their next `beforeMessage` starts). */
 export const FRAME_OPS: ReadonlyMap<number, string> = new Map([

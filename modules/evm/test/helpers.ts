@@ -109,7 +109,9 @@ export class EvmTestChain {
     const ak = new AccountKeeper({ registry, addressCodec, moduleAccounts: MODULE_ACCOUNTS });
     const blocked = new Set(Object.keys(MODULE_ACCOUNTS).map((n) => addressCodec.encode(ak.getModuleAddress(n))));
     const bk = new BankKeeper({ registry, accountKeeper: ak, blockedAddresses: blocked });
-    const evm = new EvmKeeper({ registry, accountKeeper: ak, bankKeeper: bk, queryTimeoutMs: opts.queryTimeoutMs });
+    // the app hash a block starts from, as the node composes it (`lastAppHash: () => app.lastAppHash`)
+    let app: App | undefined;
+    const evm = new EvmKeeper({ registry, accountKeeper: ak, bankKeeper: bk, queryTimeoutMs: opts.queryTimeoutMs, lastAppHash: () => app!.lastAppHash });
     const modules = [new AuthModule(ak), new BankModule(bk), new EvmModule(evm)];
     const base = await BaseChain.open({
       registry,
@@ -120,7 +122,7 @@ export class EvmTestChain {
       minGasPrices: opts.minGasPrices ?? [],
       proposer: new Uint8Array(20).fill(7),
     });
-    const app = base.app;
+    app = base.app;
     const chain = new EvmTestChain(registry, ak, bk, evm, base);
     const balances = [0, 1, 2, 3, 4].map((i) => ({ address: ethKey(i).address, coins: [{ denom: DENOM, amount: (1000n * ETHER).toString() }] }));
     for (const [address, amount] of Object.entries(opts.balances ?? {})) balances.push({ address, coins: [{ denom: DENOM, amount: amount.toString() }] });

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { keccak256 } from '@chain/crypto';
-import { bigIntToBytes, bytesToHex, generateAddress } from '@ethereumjs/util';
+import { bigIntToBytes, bytesToHex, generateAddress, toChecksumAddress } from '@ethereumjs/util';
 import { parseStateOverride, traceCall } from '../src/index.js';
 import type { CallFrameJSON, StructLogResult } from '../src/index.js';
 import { EvmTestChain, ethKey } from './helpers.js';
@@ -83,13 +83,13 @@ describe('state overrides (eth_call, eth_estimateGas, traceCall)', function () {
 
   it('rejects bad overrides with INVALID_ARGUMENT and a clear message', async () => {
     const bad: [unknown, RegExp][] = [
-      [{ [token]: { state: {}, stateDiff: {} } }, /has both 'state' and 'stateDiff'/],
       [{ '0x1234': { balance: '0x1' } }, /not a 20-byte 0x address/],
       [{ [token]: { balance: '12' } }, /invalid balance override .* hex quantity/],
       [{ [token]: { nonce: '0x1' + '0'.repeat(20) } }, /nonce override .* too large/],
       [{ [token]: { code: '0xabc' } }, /invalid code override/],
       [{ [token]: { stateDiff: { '0xzz': '0x1' } } }, /stateDiff override .* slot 0xzz/],
-      [{ [token]: { movePrecompileToAddress: EMPTY } }, /unsupported field "movePrecompileToAddress"/],
+      [{ [token]: { movePrecompileToAddress: '0x12' } }, /invalid movePrecompileToAddress of .*20-byte 0x address/],
+      [{ [token]: { moveTo: EMPTY } }, /unsupported field "moveTo"/],
       [[1, 2], /expected an object of address/],
       [{ [token]: 5 }, /expected an object/],
     ];
@@ -103,6 +103,54 @@ describe('state overrides (eth_call, eth_estimateGas, traceCall)', function () {
     let err: unknown;
     try { await chain.query('EthCall', { from: '', to: token, data: new Uint8Array(), value: '', gas: 0n, gas_price: '', overrides: '{nope' }); } catch (e) { err = e; }
     expect(String(err)).to.match(/invalid state override: .*JSON/);
+  });
+
+  it('movePrecompileToAddress as geth: the precompile runs at the new address, not at its own; an overridden precompile address runs its code', async () => {
+    const SHA256 = '0x0000000000000000000000000000000000000002';
+    const abc = new TextEncoder().encode('abc');
+    const digest = '0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+    const moved = await call({ to: EMPTY, data: abc }, { [SHA256]: { movePrecompileToAddress: EMPTY } });
+    expect(moved.vm_error).to.equal('');
+    expect(bytesToHex(moved.ret)).to.equal(digest);
+    // its own address is an empty account now
+    expect((await call({ to: SHA256, data: abc }, { [SHA256]: { movePrecompileToAddress: EMPTY } })).ret.length).to.equal(0);
+    expect(bytesToHex((await call({ to: SHA256, data: abc }, undefined)).ret)).to.equal(digest);
+    // any override of a precompile's address removes it there: code put there runs
+    const code = await call({ from: poor.hex, to: SHA256 }, { [SHA256]: { code: BALANCE_CODE }, [poor.hex]: { balance: '0x77' } });
+    expect(word(code.ret)).to.equal(0x77n);
+    // moved twice in one request: a precompile may also land on another precompile's address
+    const RIPEMD = '0x0000000000000000000000000000000000000003';
+    const swapped = await call({ to: RIPEMD, data: abc }, { [SHA256]: { movePrecompileToAddress: RIPEMD } });
+    expect(bytesToHex(swapped.ret)).to.equal(digest);
+  });
+
+  it('movePrecompileToAddress: geth\'s errors, and the warm addresses stay the hardfork\'s precompiles', async () => {
+    const SHA256 = '0x0000000000000000000000000000000000000002';
+    const errorOf = async (o: unknown): Promise<string> => {
+      try { await call({ to: EMPTY }, o); } catch (e) { return String(e); }
+      return '';
+    };
+    expect(await errorOf({ [token]: { movePrecompileToAddress: EMPTY } })).to.include(`account ${toChecksumAddress(token)} is not a precompile`);
+    // geth refuses state with stateDiff when it applies the override (a plain error, not a malformed request)
+    expect(await errorOf({ [token]: { state: {}, stateDiff: {} } })).to.include(`rpc error: code = Unknown desc = account ${toChecksumAddress(token)} has both 'state' and 'stateDiff'`);
+    expect(await errorOf({ [SHA256]: { movePrecompileToAddress: EMPTY }, [EMPTY]: { balance: '0x1' } }))
+      .to.include(`account ${toChecksumAddress(EMPTY)} is already overridden`);
+    // a contract CALLing an address: 0x02 is warm (100) even when its precompile moved away, the new address is cold (2600)
+    const caller = '0x00000000000000000000000000000000000ca11e';
+    const callCode = (target: string): string => '0x' + ['6000', '6000', '6000', '6000', '6000', '73' + target.slice(2), '61ffff', 'f1', '50', '00'].join('');
+    const gasOf = async (target: string, o: Record<string, unknown>): Promise<bigint> => {
+      const r = await chain.query<{ gas: bigint; vm_error: string }>('EstimateGas', {
+        from: '', to: caller, data: new Uint8Array(), value: '', gas: 0n, gas_price: '', overrides: JSON.stringify({ [caller]: { code: callCode(target) }, ...o }),
+      });
+      expect(r.vm_error).to.equal('');
+      return r.gas;
+    };
+    const warm = await gasOf(SHA256, {});
+    const cold = await gasOf(EMPTY, { [SHA256]: { movePrecompileToAddress: EMPTY } });
+    expect(cold - warm).to.equal(2500n);
+    // 0x02 without its precompile: still warm, no code
+    const stillWarm = await gasOf(SHA256, { [SHA256]: { movePrecompileToAddress: EMPTY } });
+    expect(stillWarm).to.equal(warm - 60n); // sha256 of nothing costs 60
   });
 
   it('traceCall: tracers on a call with overrides, nothing persisted', async () => {

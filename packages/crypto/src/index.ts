@@ -9,3 +9,8 @@ export {
   ed25519PublicKey, ed25519Sign, ed25519Verify, randomBytes,
 } from './keys.js';
 export { DEV_MNEMONIC, derivePrivateKey, generateMnemonic, hdPath, isValidMnemonic } from './hd.js';
+export {
+  rlp, uintBytes, orderedTrieRoot, logsBloom, encodeReceipt, encodeEthHeader, ethHeaderHash, ethStateRoot,
+  ETH_ZERO_HASH, ETH_EMPTY_ROOT, ETH_EMPTY_UNCLES, ETH_EMPTY_REQUESTS_HASH, ETH_ZERO_NONCE,
+} from './eth-block.js';
+export type { ReceiptLog, EthHeaderFields } from './eth-block.js';

@@ -15,6 +15,7 @@ import type { EthSimulateRequest, EthSimulatedBlock } from '../src/eth-rpc/index
 import { headerHash } from '../src/eth-rpc/header.js';
 
 const hex = (b: Uint8Array): string => '0x' + Buffer.from(b).toString('hex');
+const EMPTY_ROOT = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 
 class UnprotectedError extends Error {}
 
@@ -65,7 +66,7 @@ describe('eth-rpc over a stub adapter', function () {
         const call = (cumulativeGasUsed: bigint) => ({ returnData: new Uint8Array(), logs: [], gasUsed: 21_000n, maxUsedGas: 21_000n, status: 1 as const, cumulativeGasUsed });
         const block: EthSimulatedBlock = {
           number: 0x37n, timestamp: 0x228n, gasLimit: 0xbebc200n, gasUsed: 0xa410n, miner: '0x' + '00'.repeat(20), baseFee: 0n, prevRandao: '0x' + '00'.repeat(32),
-          parentHash: '0xd226371d0b1551adb03fb52b71f08e3e11247fe9b1af994768af8cdaa8e7dcd7',
+          parentHash: '0xd226371d0b1551adb03fb52b71f08e3e11247fe9b1af994768af8cdaa8e7dcd7', blobGasUsed: 0n, excessBlobGas: 0n,
           txs: [tx('0xc000000000000000000000000000000000000000', '0xc100000000000000000000000000000000000000', 50_000_000n), tx('0xc100000000000000000000000000000000000000', '0xc200000000000000000000000000000000000000', 49_979_000n)],
           calls: [call(21_000n), call(42_000n)],
         };
@@ -77,7 +78,7 @@ describe('eth-rpc over a stub adapter', function () {
       for (const [i, b] of req.blocks.entries()) {
         const block: EthSimulatedBlock = {
           number: req.base.number + BigInt(i + 1), timestamp: req.base.timestamp + 12n * BigInt(i + 1), gasLimit: req.base.gasLimit, gasUsed: 21_000n * BigInt(b.calls.length),
-          miner: req.base.miner, baseFee: 0n, prevRandao: '0x' + '00'.repeat(32), parentHash,
+          miner: req.base.miner, baseFee: 0n, prevRandao: '0x' + '00'.repeat(32), parentHash, blobGasUsed: 0n, excessBlobGas: 0n,
           txs: b.calls.map((c, j) => ({
             type: 2 as const, chainId: 9000n, nonce: BigInt(j), gas: c.gas ?? 21_000n, gasPrice: 0n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n,
             to: c.to, value: c.value ?? 0n, input: c.input ?? new Uint8Array(), accessList: [], from: c.from ?? '0x' + '00'.repeat(20),
@@ -104,9 +105,24 @@ describe('eth-rpc over a stub adapter', function () {
     blockId: { hash: new Uint8Array(32).fill(height) },
     size: 100,
   }) as unknown as StoredBlock;
+  // the Ethereum header the chain's EVM declares at each block's end (`ethereum_block`), linked by parent hash
+  const ethHeader = (height: number): Record<string, string> => {
+    const fields = {
+      parentHash: height === 1 ? '0x' + '00'.repeat(32) : ethHeader(height - 1).hash!, miner: hex(new Uint8Array(20).fill(7)),
+      stateRoot: hex(new Uint8Array(32).fill(3)), transactionsRoot: EMPTY_ROOT, receiptsRoot: EMPTY_ROOT, logsBloom: '0x' + '00'.repeat(256),
+      number: BigInt(height), gasLimit: 1_000_000n, gasUsed: 0n, timestamp: BigInt(1_700_000_000 + height), extraData: hex(new Uint8Array(32).fill(height)), baseFee: 7n,
+    };
+    return {
+      hash: headerHash(fields), parent_hash: fields.parentHash, miner: fields.miner, state_root: fields.stateRoot, transactions_root: EMPTY_ROOT,
+      receipts_root: EMPTY_ROOT, number: String(height), gas_limit: '1000000', gas_used: '0', timestamp: String(fields.timestamp), extra_data: fields.extraData, base_fee: '7',
+    };
+  };
   const results = (height: number): StoredResults => ({
     height, txResults: [], validatorUpdates: [], appHash: new Uint8Array(32),
-    events: [{ type: 'fee_market', attributes: [{ key: 'base_fee', value: '7' }] }, { type: 'block_gas', attributes: [{ key: 'amount', value: '0' }] }],
+    events: [
+      { type: 'fee_market', attributes: [{ key: 'base_fee', value: '7' }] }, { type: 'block_gas', attributes: [{ key: 'amount', value: '0' }] },
+      { type: 'ethereum_block', attributes: Object.entries(ethHeader(height)).map(([key, value]) => ({ key, value })) },
+    ],
   }) as unknown as StoredResults;
 
   const source = {
@@ -299,6 +315,25 @@ describe('eth-rpc over a stub adapter', function () {
     ]);
   });
 
+  it("serves the EVM's header only when its fields hash to its declared hash; a block without one is an error", async () => {
+    const tampered = (height: number): StoredResults => {
+      const r = results(height);
+      return { ...r, events: r.events.map((e) => (e.type !== 'ethereum_block' ? e : { ...e, attributes: e.attributes.map((a) => (a.key === 'gas_limit' ? { ...a, value: '999' } : a)) })) } as StoredResults;
+    };
+    const bad = new EthRpcBackend({ source: { ...source, results: async (h: number) => tampered(h) } as ConsensusSource, app, execution, minGasPrice: 0n });
+    let err: unknown;
+    try { await bad.blockByHeight(2); } catch (e) { err = e; }
+    expect(String((err as Error).message)).to.match(/^block 2: the ethereum_block header does not hash to its hash 0x[0-9a-f]{64}/);
+    const none = new EthRpcBackend({ source: { ...source, results: async (h: number) => ({ ...results(h), events: results(h).events.filter((e) => e.type !== 'ethereum_block') }) } as unknown as ConsensusSource, app, execution, minGasPrice: 0n });
+    err = undefined;
+    try { await none.blockByHeight(2); } catch (e) { err = e; }
+    expect((err as Error).message).to.equal('block 2 has no Ethereum header (no ethereum_block event)');
+    // the good one: the header of the event, its hash the declared one
+    const good = (await new EthRpcBackend({ source, app, execution, minGasPrice: 0n }).blockByHeight(2))!;
+    expect(good.hash).to.equal(ethHeader(2).hash);
+    expect(good.gasLimit).to.equal(1_000_000n);
+  });
+
   it('a durable hash table: a new backend (a restart) finds a block by its Ethereum hash without rebuilding the chain', async () => {
     const table = new Map<number, string>();
     let scanned = 0;
@@ -322,7 +357,7 @@ describe('eth-rpc over a stub adapter', function () {
     const b3 = await second.blockByHeight(3);
     expect(b3!.hash).to.equal(hashes[2]);
     expect(b3!.parentHash).to.equal(hashes[1]);
-    expect(loads).to.deep.equal([3]); // the parent's hash from the table, not by building block 2
+    expect(loads).to.deep.equal([3]); // the parent's hash is in block 3's own header (ethereum_block): block 2 is not built
     // an unknown hash scans only heights above the recorded scan
     scanned = 3;
     loads.length = 0;

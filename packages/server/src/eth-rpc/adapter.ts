@@ -3,7 +3,12 @@
  * chain's EVM module implements it (`evmRpcAdapter` of `@chain/evm`) and the node hands it to
  * `startJsonRpcServer` through the `Backend`. Everything else the server does itself: blocks, receipts and
  * logs from the consensus source's blocks and results (the `ethereum_tx`, `tx_log`, `fee_market`,
- * `block_gas`, `block_bloom` events), the trie roots and blooms, the JSON shapes, filters and subscriptions.
+ * `block_gas`, `block_bloom` events), the JSON shapes, filters and subscriptions. Each block's Ethereum header
+ * is the EVM's: the chain's EVM computes it in consensus with `@chain/crypto`'s `encodeEthHeader` (so that
+ * BLOCKHASH answers its hash) and declares it at the block's end in an `ethereum_block` event (`hash`,
+ * `parent_hash`, `miner`, `state_root`, `transactions_root`, `receipts_root`, `number`, `gas_limit`, `gas_used`,
+ * `timestamp`, `extra_data` = the CometBFT block hash, `base_fee`; the bloom is `block_bloom`'s), which the
+ * server serves as it is once it has checked that the fields hash to `hash`.
  */
 import type { ProtoObject } from '@chain/codec';
 import type { ReplayBlockRequest } from '@chain/app';
@@ -67,8 +72,9 @@ export interface EthereumExecution {
   /**
    * The EVM's query service (e.g. `/chain.evm.v1.Query`), which answers Ethermint's queries `Balance`,
    * `Account`, `Code`, `Storage`, `EthCall`, `EstimateGas` (an EthCallRequest: from, to, data, value, gas,
-   * gas_price, max_fee_per_gas, max_priority_fee_per_gas (decimal), overrides, access_list and block_overrides as
-   * JSON text), `BaseFee` and `Params` (`allow_unprotected_txs`, `block_gas_limit`).
+   * gas_price, max_fee_per_gas, max_priority_fee_per_gas, max_fee_per_blob_gas (decimal), overrides, access_list,
+   * block_overrides and blob_versioned_hashes as JSON text), `BaseFee` and `Params` (`allow_unprotected_txs`,
+   * `block_gas_limit`).
    */
   readonly queryService: string;
   /** The EIP-155 chain id of a Cosmos chain id (`name_9000-1` → 9000). */
@@ -128,6 +134,10 @@ export interface EthSimulateCall {
   readonly chainId?: bigint;
   /** the EIP-2930 list as JSON `[{address, storageKeys}]` */
   readonly accessList?: unknown;
+  /** EIP-4844 blobVersionedHashes (0x 32-byte hashes; geth's BlobHashes: given, even empty, makes a blob call) */
+  readonly blobVersionedHashes?: readonly string[];
+  /** EIP-4844 maxFeePerBlobGas */
+  readonly maxFeePerBlobGas?: bigint;
 }
 
 /** What eth_simulateV1 asks of the EVM: the blocks (overrides as geth's JSON) on top of `base`. */
@@ -154,8 +164,14 @@ export interface EthSimulatedBlock {
   /** 0x 32 bytes: the header's mixHash */
   readonly prevRandao: string;
   readonly parentHash: string;
+  /** EIP-4844: the blob gas of the block's blob calls, and the block's excess blob gas */
+  readonly blobGasUsed: bigint;
+  readonly excessBlobGas: bigint;
   readonly txs: readonly {
-    readonly type: 0 | 2;
+    /** 3: a call with blobVersionedHashes (and no gasPrice) */
+    readonly type: 0 | 2 | 3;
+    readonly maxFeePerBlobGas?: bigint;
+    readonly blobVersionedHashes?: readonly string[];
     readonly chainId: bigint;
     readonly nonce: bigint;
     readonly gas: bigint;

@@ -1,20 +1,19 @@
 /**
  * The data layer of the Ethereum JSON-RPC server: block tags → heights, CometBFT blocks and their
- * results → Ethereum blocks, txs, receipts and logs (rebuilt from the `ethereum_tx` / `tx_log` /
- * `fee_market` / `block_gas` / `block_bloom` events, cached per height since committed blocks never
- * change), the eth-hash → tx lookup through the tx index, and state queries at a height.
+ * results → Ethereum blocks, txs, receipts and logs (the header the chain's EVM declared in the block's
+ * `ethereum_block` event with `block_bloom`'s bloom; txs, receipts and logs rebuilt from the `ethereum_tx` /
+ * `tx_log` events; cached per height since committed blocks never change), Ethereum block hash → height, the
+ * eth-hash → tx lookup through the tx index, and state queries at a height.
  */
 import type { ProtoObject } from '@chain/codec';
 import type { StoredBlock, StoredResults } from '@chain/consensus';
 import type { Event } from '@chain/events';
-import { keccak256 } from '@chain/crypto';
 import { decodeTx } from '@chain/tx';
 import type { App } from '@chain/app';
 import type { ConsensusSource } from '../consensus-source.js';
 import type { EthTxView as EthTx, EthereumExecution } from './adapter.js';
 import { headerHash } from './header.js';
-import { encodeReceipt, orderedTrieRoot } from './trie.js';
-import { InvalidParams, ServerError, ZERO_HASH, hex, parseBlockParam, parseHash } from './util.js';
+import { InvalidParams, ServerError, hex, parseBlockParam, parseHash } from './util.js';
 import type { BlockParam } from './util.js';
 
 export interface LogJSON {
@@ -73,15 +72,15 @@ export interface BackendOptions {
   readonly execution: EthereumExecution;
   readonly minGasPrice: bigint;
   /**
-   * A durable table of the Ethereum block hashes already computed (node-local data, like a tx index): without
-   * one, they are kept in memory and a restart recomputes the hash chain from the first stored block on first use.
+   * A durable table of the Ethereum block hashes already read (node-local data, like a tx index): without one,
+   * they are kept in memory and a restart reads the stored blocks' results again on the first lookup by hash.
    */
   readonly hashStore?: EthHashStore;
 }
 
 /**
- * Height ↔ Ethereum block hash pairs kept across restarts. Each hash is a pure function of its block, its
- * results and the hash before it, so the table is a cache any node can rebuild; reads are synchronous.
+ * Height ↔ Ethereum block hash pairs kept across restarts. Each hash is in its block's results (the
+ * `ethereum_block` event), so the table is an index any node can rebuild; reads are synchronous.
  */
 export interface EthHashStore {
   hashAt(height: number): string | undefined;
@@ -117,8 +116,6 @@ export class Backend {
   private scannedTo = 0;
   private offFollow: (() => void) | undefined;
   private scanning: Promise<void> | undefined;
-  private blockGasLimit: bigint | undefined;
-  private readonly gasLimits = new Map<number, bigint>();
 
   constructor(opts: BackendOptions) {
     this.source = opts.source;
@@ -212,39 +209,6 @@ export class Backend {
     return p.allow_unprotected_txs === true;
   }
 
-  /**
-   * The gas limit of the header of block `height`: the consensus params' block.max_gas in force at that height
-   * (the evm module's block_gas_limit at that height when unlimited), so a block's hash never depends on
-   * today's params.
-   */
-  private async gasLimitAt(height: number): Promise<bigint> {
-    const known = this.gasLimits.get(height);
-    if (known !== undefined) return known;
-    const maxGas = await this.source.blockMaxGas(height);
-    let limit: bigint;
-    if (maxGas > 0) limit = BigInt(maxGas);
-    else {
-      // state at that height (its params); a node that pruned it answers with today's
-      const p = (await this.app.runQuery(`${this.execution.queryService}/Params`, {}, height).catch(() => this.app.runQuery(`${this.execution.queryService}/Params`, {}))).params as { block_gas_limit?: bigint | number | string };
-      limit = BigInt(p.block_gas_limit ?? 30_000_000);
-    }
-    this.gasLimits.set(height, limit);
-    if (this.gasLimits.size > 1024) this.gasLimits.delete(this.gasLimits.keys().next().value!);
-    return limit;
-  }
-
-  async gasLimit(): Promise<bigint> {
-    if (this.blockGasLimit === undefined) {
-      const maxGas = await this.source.blockMaxGas();
-      if (maxGas > 0) this.blockGasLimit = BigInt(maxGas);
-      else {
-        const p = (await this.app.runQuery(`${this.execution.queryService}/Params`, {})).params as { block_gas_limit?: bigint | number | string };
-        this.blockGasLimit = BigInt(p.block_gas_limit ?? 30_000_000);
-      }
-    }
-    return this.blockGasLimit;
-  }
-
   async blockByHeight(height: number): Promise<EthBlock | undefined> {
     const c = this.cache.get(height);
     if (c) return c;
@@ -259,7 +223,7 @@ export class Backend {
   private async load(height: number): Promise<EthBlock | undefined> {
     const [b, r] = await Promise.all([this.source.block(height), this.source.results(height)]);
     if (!b || !r) return undefined;
-    const eb = await this.build(b, r, await this.parentEthHash(b));
+    const eb = this.build(b, r);
     this.remember(eb.height, eb.hash);
     this.cache.set(height, eb);
     if (this.cache.size > 256) this.cache.delete(this.cache.keys().next().value!);
@@ -282,29 +246,9 @@ export class Backend {
   }
 
   /**
-   * The Ethereum hash of the block before `b`: zero for the first block; the CometBFT hash of the parent when
-   * the parent is no longer stored (a pruned or state-synced node: the Ethereum chain starts there); else the
-   * hash of the parent's header, computed upward from the highest height below whose hash is known.
-   */
-  private async parentEthHash(b: StoredBlock): Promise<string> {
-    const header = b.block.header;
-    if (header.lastBlockId.hash.length !== 32) return ZERO_HASH;
-    const parent = header.height - 1;
-    const known = this.hashAt(parent);
-    if (known) return known;
-    const earliest = await this.source.earliestHeight();
-    if (parent < earliest) return hex(header.lastBlockId.hash);
-    let start = parent;
-    while (start > earliest && this.hashAt(start - 1) === undefined) start--;
-    for (let k = start; k < parent; k++) await this.blockByHeight(k);
-    return (await this.blockByHeight(parent))?.hash ?? hex(header.lastBlockId.hash);
-  }
-
-  /**
    * The height of an Ethereum block hash: from the map the backend fills with every block it builds, else
-   * after building (hashing) every stored block not built yet, up to the head (done once per height, so
-   * after a restart the first lookup of an unknown hash recomputes the map: the hash is a pure function of
-   * the stored block and results).
+   * after building every stored block not recorded yet, up to the head (done once per height, so after a
+   * restart without a durable table the first lookup of an unknown hash rebuilds the map from the results).
    */
   async heightByEthHash(hash: string): Promise<number | undefined> {
     const h = this.heightOf(hash);
@@ -313,7 +257,7 @@ export class Backend {
     return this.heightOf(hash);
   }
 
-  /** Builds (hashes) every stored block not recorded yet, up to the head; one scan at a time. */
+  /** Builds (reads the hash of) every stored block not recorded yet, up to the head; one scan at a time. */
   private scanToHead(): Promise<void> {
     return this.scanning ?? (this.scanning = this.scan().finally(() => { this.scanning = undefined; }));
   }
@@ -333,20 +277,47 @@ export class Backend {
     return h === undefined ? undefined : this.blockByHeight(h);
   }
 
-  /** Builds the Ethereum view of a committed block from a stored block and results, given its parent's hash. */
-  async build(b: StoredBlock, r: StoredResults, parentHash: string): Promise<EthBlock> {
-    const header = b.block.header;
-    const height = header.height;
+  /**
+   * Builds the Ethereum view of a committed block from a stored block and results: its header is the one the
+   * chain's EVM computed in consensus and declared in the block's `ethereum_block` event (every varying field; the
+   * bloom is `block_bloom`'s), checked to hash to the declared hash (keccak256(RLP(header))); the txs, receipts and
+   * logs are rebuilt from the txs and their `ethereum_tx` / `tx_log` events.
+   */
+  build(b: StoredBlock, r: StoredResults): EthBlock {
+    const height = b.block.header.height;
     const cometHash = hex(b.blockId.hash);
-    const timestamp = header.time.seconds;
-    let baseFee = 0n;
     let bloom = EMPTY_BLOOM;
-    let blockGas: bigint | undefined;
+    let head: Event | undefined;
     for (const e of r.events) {
-      if (e.type === 'fee_market') baseFee = BigInt(attr(e, 'base_fee') ?? '0');
       if (e.type === 'block_bloom') bloom = attr(e, 'bloom') ?? bloom;
-      if (e.type === 'block_gas') blockGas = BigInt(attr(e, 'amount') ?? '0');
+      if (e.type === 'ethereum_block') head = e;
     }
+    if (!head) throw ServerError(`block ${height} has no Ethereum header (no ethereum_block event)`);
+    const field = (k: string): string => {
+      const v = attr(head!, k);
+      if (v === undefined) throw ServerError(`block ${height}: ethereum_block has no ${k}`);
+      return v;
+    };
+    const fields = {
+      parentHash: field('parent_hash'),
+      miner: field('miner'),
+      stateRoot: field('state_root'),
+      transactionsRoot: field('transactions_root'),
+      receiptsRoot: field('receipts_root'),
+      logsBloom: bloom,
+      number: BigInt(field('number')),
+      gasLimit: BigInt(field('gas_limit')),
+      gasUsed: BigInt(field('gas_used')),
+      timestamp: BigInt(field('timestamp')),
+      extraData: field('extra_data'),
+      baseFee: BigInt(field('base_fee')),
+    };
+    const hash = headerHash(fields);
+    if (hash !== field('hash') || fields.number !== BigInt(height) || fields.extraData !== cometHash) {
+      throw ServerError(`block ${height}: the ethereum_block header does not hash to its hash ${field('hash')} (${hash})`);
+    }
+    const timestamp = Number(fields.timestamp);
+    const baseFee = fields.baseFee;
     type Partial = Omit<EthTxInfo, 'blockHash'>;
     const parts: Partial[] = [];
     let cumulative = 0n;
@@ -387,30 +358,12 @@ export class Backend {
         });
       }
     }
-    // Ethereum's trie roots over the block's Ethereum txs and their receipts (Cosmos txs are not in them)
-    const transactionsRoot = hex(orderedTrieRoot(parts.map((t) => t.tx.raw)));
-    const receiptsRoot = hex(orderedTrieRoot(parts.map((t) => encodeReceipt(t.tx.type, !t.failed, t.cumulativeGasUsed, t.logs))));
-    const fields = {
-      parentHash,
-      miner: header.proposerAddress.length === 20 ? hex(header.proposerAddress) : hex(new Uint8Array(20)),
-      // the app hash in header H commits to the state after block H-1 (32 bytes: sha256)
-      stateRoot: header.appHash.length === 32 ? hex(header.appHash) : header.appHash.length === 0 ? ZERO_HASH : hex(keccak256(header.appHash)),
-      transactionsRoot,
-      receiptsRoot,
-      logsBloom: bloom,
-      number: height,
-      gasLimit: await this.gasLimitAt(height),
-      gasUsed: blockGas ?? cumulative,
-      timestamp,
-      extraData: cometHash,
-      baseFee,
-    };
-    const hash = headerHash(fields);
     return {
       ...fields,
       height,
       hash,
       cometHash,
+      timestamp,
       size: b.size,
       txs: parts.map((t) => ({ ...t, blockHash: hash })),
     };

@@ -51,6 +51,8 @@ export function callRequest(v: unknown, ctx: RpcContext, overrides?: unknown, bl
     access_list: given(c.accessList) ? JSON.stringify(accessListParam(c.accessList)) : '',
     overrides: stateOverrideJson(ctx.backend, overrides),
     block_overrides: blockOverridesJson(blockOverrides),
+    blob_versioned_hashes: given(c.blobVersionedHashes) ? JSON.stringify(blobHashesParam(c.blobVersionedHashes)) : '',
+    max_fee_per_blob_gas: amount(c.maxFeePerBlobGas, 'maxFeePerBlobGas'),
   };
 }
 
@@ -327,6 +329,8 @@ function txArgs(v: unknown): Record<string, unknown> {
 export function unsignedTx(t: {
   type: number; chainId: bigint; nonce: bigint; gas: bigint; gasPrice?: bigint; maxFee?: bigint; tip?: bigint;
   to: string | undefined; value: bigint; input: Uint8Array; accessList: { address: string; storageKeys: string[] }[];
+  /** type 3 (EIP-4844) */
+  maxFeePerBlobGas?: bigint; blobVersionedHashes?: readonly string[];
 }): { raw: string; tx: Record<string, unknown> } {
   const to = t.to ? Buffer.from(t.to.slice(2), 'hex') : new Uint8Array();
   const al = t.accessList.map((e) => [Buffer.from(e.address.slice(2), 'hex'), e.storageKeys.map((k) => Buffer.from(k.slice(2), 'hex'))]);
@@ -334,21 +338,36 @@ export function unsignedTx(t: {
   let raw: Uint8Array;
   if (t.type === 0) raw = rlp([uintBytes(t.nonce), uintBytes(t.gasPrice!), uintBytes(t.gas), to, uintBytes(t.value), t.input, zero, zero, zero]);
   else if (t.type === 1) raw = Buffer.concat([Uint8Array.of(1), rlp([uintBytes(t.chainId), uintBytes(t.nonce), uintBytes(t.gasPrice!), uintBytes(t.gas), to, uintBytes(t.value), t.input, al, zero, zero, zero])]);
-  else raw = Buffer.concat([Uint8Array.of(2), rlp([uintBytes(t.chainId), uintBytes(t.nonce), uintBytes(t.tip!), uintBytes(t.maxFee!), uintBytes(t.gas), to, uintBytes(t.value), t.input, al, zero, zero, zero])]);
+  else if (t.type === 3) {
+    const hashes = (t.blobVersionedHashes ?? []).map((h) => Buffer.from(h.slice(2), 'hex'));
+    raw = Buffer.concat([Uint8Array.of(3), rlp([
+      uintBytes(t.chainId), uintBytes(t.nonce), uintBytes(t.tip!), uintBytes(t.maxFee!), uintBytes(t.gas), to, uintBytes(t.value), t.input, al,
+      uintBytes(t.maxFeePerBlobGas ?? 0n), hashes, zero, zero, zero,
+    ])]);
+  } else raw = Buffer.concat([Uint8Array.of(2), rlp([uintBytes(t.chainId), uintBytes(t.nonce), uintBytes(t.tip!), uintBytes(t.maxFee!), uintBytes(t.gas), to, uintBytes(t.value), t.input, al, zero, zero, zero])]);
   const tx: Record<string, unknown> = { type: qty(t.type) };
   if (t.type !== 0) tx.chainId = qty(t.chainId);
   tx.nonce = qty(t.nonce);
   tx.to = t.to ?? null;
   tx.gas = qty(t.gas);
   // the specification's unsigned 1559 tx has a gasPrice: for a tx not in a block, the max fee per gas
-  if (t.type === 2) { tx.maxPriorityFeePerGas = qty(t.tip!); tx.maxFeePerGas = qty(t.maxFee!); tx.gasPrice = qty(t.maxFee!); } else tx.gasPrice = qty(t.gasPrice!);
+  if (t.type === 2 || t.type === 3) { tx.maxPriorityFeePerGas = qty(t.tip!); tx.maxFeePerGas = qty(t.maxFee!); tx.gasPrice = qty(t.maxFee!); } else tx.gasPrice = qty(t.gasPrice!);
+  if (t.type === 3) tx.maxFeePerBlobGas = qty(t.maxFeePerBlobGas ?? 0n);
   tx.value = qty(t.value);
   tx.input = hex(t.input);
   if (t.type !== 0) tx.accessList = t.accessList;
+  if (t.type === 3) tx.blobVersionedHashes = [...(t.blobVersionedHashes ?? [])];
   tx.v = '0x0'; tx.r = '0x0'; tx.s = '0x0';
   if (t.type !== 0) tx.yParity = '0x0';
   tx.hash = hex(keccak256(raw));
   return { raw: hex(raw), tx };
+}
+
+/** EIP-4844 blobVersionedHashes (geth's `[]common.Hash`): an array of 0x 32-byte hashes, lowercased. */
+export function blobHashesParam(v: unknown): string[] {
+  const bad = (): never => { throw InvalidParams('invalid argument 0: invalid blobVersionedHashes: expected an array of 0x-prefixed 32-byte hashes'); };
+  if (!Array.isArray(v)) bad();
+  return (v as unknown[]).map((h) => (typeof h === 'string' && /^0x[0-9a-fA-F]{64}$/.test(h) ? h.toLowerCase() : bad()));
 }
 
 /** An EIP-2930 access list param, checked. */

@@ -65,7 +65,7 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     capPerClient: settings.filterCap, timeoutMs: settings.filterTimeoutMs, blockRangeCap: settings.blockRangeCap, logsCap: settings.logsCap,
   });
   const hub = new SubscriptionHub(backend, settings.maxSubscriptionsPerConnection, (m) => log.error(m));
-  // the Ethereum hash of every new block, as it commits (the hash chain stays current for lookups by hash)
+  // the Ethereum hash of every new block, as it commits (the height ↔ hash map stays current for lookups by hash)
   const unfollow = backend.follow();
   const offSubs = opts.metrics?.addWsSubscriptionSource('eth_jsonrpc', () => hub.subscriptionCount());
 

@@ -8,9 +8,10 @@
  * The state root of a simulated block is the zero hash: no commitment of the simulated state is computed.
  */
 import type { EthSimulateCall, EthSimulateRequest, EthSimulatedBlock } from './adapter.js';
-import { unsignedTx, accessListParam } from './eth.js';
-import { EMPTY_REQUESTS_HASH, ZERO_NONCE, headerHash } from './header.js';
-import { encodeReceipt, logsBloom, orderedTrieRoot, uintBytes } from './trie.js';
+import { unsignedTx, accessListParam, blobHashesParam } from './eth.js';
+import { EMPTY_REQUESTS_HASH, ZERO_NONCE, encodeHeader } from './header.js';
+import { keccak256 } from '@chain/crypto';
+import { encodeReceipt, logsBloom, orderedTrieRoot } from './trie.js';
 import type { Handler } from './types.js';
 import {
   EMPTY_ROOT, EMPTY_UNCLES, InvalidParams, MethodNotFound, RpcError, ServerError, ZERO_HASH, hex, parseAddr, parseData, parseQty, qty,
@@ -55,8 +56,11 @@ function parseCall(v: unknown): EthSimulateCall {
     nonce: q('nonce'),
     chainId: q('chainId'),
     accessList: given(c.accessList) ? accessListParam(c.accessList) : undefined,
+    blobVersionedHashes: given(c.blobVersionedHashes) ? blobHashesParam(c.blobVersionedHashes) : undefined,
+    maxFeePerBlobGas: q('maxFeePerBlobGas'),
   };
 }
+
 
 /** Size of the RLP header of a list / string with a payload of `len` bytes. */
 function rlpPrefix(len: number): number {
@@ -73,6 +77,7 @@ function sealBlock(b: EthSimulatedBlock, fullTx: boolean): { hash: string; json:
   const txs = b.txs.map((t) => unsignedTx({
     type: t.type, chainId: t.chainId, nonce: t.nonce, gas: t.gas, gasPrice: t.gasPrice, maxFee: t.maxFeePerGas, tip: t.maxPriorityFeePerGas,
     to: t.to, value: t.value, input: t.input, accessList: t.accessList.map((e) => ({ address: e.address, storageKeys: [...e.storageKeys] })),
+    maxFeePerBlobGas: t.maxFeePerBlobGas, blobVersionedHashes: t.blobVersionedHashes,
   }));
   const raws = txs.map((t) => bytes(t.raw));
   const receiptLogs = b.calls.map((c) => c.logs.filter((l) => !l.transfer));
@@ -83,11 +88,13 @@ function sealBlock(b: EthSimulatedBlock, fullTx: boolean): { hash: string; json:
   const header = {
     parentHash: b.parentHash, miner: b.miner, stateRoot: ZERO_HASH, transactionsRoot, receiptsRoot, logsBloom: bloom,
     number: b.number, gasLimit: b.gasLimit, gasUsed: b.gasUsed, timestamp: b.timestamp, extraData: '0x', baseFee: b.baseFee, mixHash: b.prevRandao,
+    blobGasUsed: b.blobGasUsed, excessBlobGas: b.excessBlobGas,
   };
-  const hash = headerHash(header);
+  const encodedHeader = encodeHeader(header);
+  const hash = hex(keccak256(encodedHeader));
   // the block's RLP size: [header, txs (typed envelopes as strings), uncles [], withdrawals []]
   const txsPayload = raws.reduce((s, r, i) => s + (b.txs[i]!.type === 0 ? r.length : rlpPrefix(r.length) + r.length), 0);
-  const encodedHeaderLen = encodedHeaderLength(header);
+  const encodedHeaderLen = encodedHeader.length;
   const payload = encodedHeaderLen + rlpPrefix(txsPayload) + txsPayload + 1 + 1;
   const size = rlpPrefix(payload) + payload;
   const hashes = txs.map((t) => String(t.tx.hash));
@@ -120,10 +127,10 @@ function sealBlock(b: EthSimulatedBlock, fullTx: boolean): { hash: string; json:
     hash,
     json: {
       baseFeePerGas: qty(b.baseFee),
-      blobGasUsed: '0x0',
+      blobGasUsed: qty(b.blobGasUsed),
       calls,
       difficulty: '0x0',
-      excessBlobGas: '0x0',
+      excessBlobGas: qty(b.excessBlobGas),
       extraData: '0x',
       gasLimit: qty(b.gasLimit),
       gasUsed: qty(b.gasUsed),
@@ -148,19 +155,6 @@ function sealBlock(b: EthSimulatedBlock, fullTx: boolean): { hash: string; json:
       withdrawalsRoot: EMPTY_ROOT,
     },
   };
-}
-
-/** The length of RLP(header) (header.ts's field list), without building the hash again. */
-function encodedHeaderLength(h: { parentHash: string; miner: string; stateRoot: string; transactionsRoot: string; receiptsRoot: string; logsBloom: string; number: bigint; gasLimit: bigint; gasUsed: bigint; timestamp: bigint; extraData: string; baseFee: bigint }): number {
-  const str = (b: Uint8Array): number => (b.length === 1 && b[0]! < 0x80 ? 1 : rlpPrefix(b.length) + b.length);
-  const items = [
-    bytes(h.parentHash), bytes(EMPTY_UNCLES), bytes(h.miner), bytes(h.stateRoot), bytes(h.transactionsRoot), bytes(h.receiptsRoot),
-    bytes(h.logsBloom), uintBytes(0), uintBytes(h.number), uintBytes(h.gasLimit), uintBytes(h.gasUsed), uintBytes(h.timestamp),
-    bytes(h.extraData), bytes(ZERO_HASH), bytes(ZERO_NONCE), uintBytes(h.baseFee), bytes(EMPTY_ROOT), uintBytes(0), uintBytes(0),
-    bytes(ZERO_HASH), bytes(EMPTY_REQUESTS_HASH),
-  ];
-  const payload = items.reduce((s, b) => s + str(b), 0);
-  return rlpPrefix(payload) + payload;
 }
 
 export const simulateMethods: Record<string, Handler> = {

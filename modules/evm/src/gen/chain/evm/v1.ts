@@ -154,6 +154,13 @@ export type EthCallRequest = {
    * baseFeePerGas?, blobBaseFee?}: the block the call runs in (beaconRoot and withdrawals are refused)
    */
   block_overrides: string;
+  /**
+   * optional JSON of the EIP-4844 blobVersionedHashes, an array of 0x 32-byte hashes ("[]" is a blob call without
+   * hashes, which geth refuses): BLOBHASH reads them, 131072 blob gas each
+   */
+  blob_versioned_hashes: string;
+  /** EIP-4844 maxFeePerBlobGas (decimal wei per blob gas; empty: none, 0 with blob hashes) */
+  max_fee_per_blob_gas: string;
 };
 
 export type EstimateGasResponse = {
