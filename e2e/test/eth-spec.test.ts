@@ -11,10 +11,12 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import WebSocket from 'ws';
-import { Contract, ContractFactory, JsonRpcProvider, Wallet, encodeRlp, keccak256, parseEther, toBeArray } from 'ethers';
+import { Contract, ContractFactory, JsonRpcProvider, Wallet, encodeRlp, getAddress, getBytes, keccak256, parseEther, toBeArray } from 'ethers';
 import { startNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { postJson } from '../src/clients.js';
+import { ics23, iavlSpec, tendermintSpec, verifyMembership, verifyNonMembership } from '@confio/ics23';
+import { calculateExistenceRoot } from '@confio/ics23/build/proofs.js';
 import { compileSolidity, compileToken } from '../src/solidity.js';
 
 const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -100,7 +102,6 @@ describe('e2e: Ethereum JSON-RPC against the execution-apis specification', func
   /** methods of the specification this node does not serve, with the reason */
   const SKIPPED: Record<string, string> = {
     eth_coinbase: 'geth no longer serves it (no etherbase after the merge)',
-    eth_getProof: 'the state commitment (the app hash) has no per-key proofs: comes with the state-proofs issue',
     eth_getBlockAccessList: 'EIP-7928 block access lists: a future fork (Amsterdam)',
     debug_getRawBlock: 'not served: blocks are not stored as RLP',
     debug_getRawHeader: 'not served yet',
@@ -233,6 +234,42 @@ describe('e2e: Ethereum JSON-RPC against the execution-apis specification', func
     expect(await errorOf('eth_getStorageAt', [tokenAddr, '0x0', unknown])).to.deep.equal({ code: -32000, message: 'header for hash not found' });
     expect(await errorOf('eth_call', [{ to: tokenAddr }, unknown])).to.deep.equal({ code: -32000, message: 'header for hash not found' });
     expect((await errorOf('eth_getStorageValues', [{}])).code).to.equal(-32602);
+  });
+
+  it('eth_getProof: ICS-23 proofs (as Ethermint) that verify against the stateRoot of the next block', async () => {
+    const slot0 = '0x' + '00'.repeat(32);
+    for (const f of forms) await check('eth_getProof', [tokenAddr, [slot0, '0x1'], f]);
+    const n = Number((await rpc('eth_blockNumber', [])).result) - 1;
+    const tag = '0x' + n.toString(16);
+    const p = await check('eth_getProof', [tokenAddr, [slot0, '0x1'], tag]);
+    expect(p.address).to.equal(getAddress(tokenAddr)); // checksummed, as geth's common.Address
+    expect(p.codeHash).to.equal(keccak256(await check('eth_getCode', [tokenAddr, tag])));
+    expect(p.storageHash).to.equal('0x' + '00'.repeat(32));
+    // geth's output keys: a 32-byte key as given, a shorter one as a quantity
+    expect(p.storageProof.map((s: { key: string }) => s.key)).to.deep.equal([slot0, '0x1']);
+    expect(BigInt(p.storageProof[1].value)).to.equal(BigInt(await check('eth_getStorageAt', [tokenAddr, '0x1', tag])));
+    // the proofs are the SDK's ops (the key in the store's IAVL tree, then the store in the app hash): the state
+    // after block n is the app hash block n + 1 starts from, its stateRoot
+    const stateRoot = getBytes((await rpc('eth_getBlockByNumber', ['0x' + (n + 1).toString(16), false])).result.stateRoot);
+    const verify = (proof: string[], store: string, key: Uint8Array, value: Uint8Array | undefined): void => {
+      expect(proof).to.have.length(2);
+      const [iavl, simple] = proof.map((x) => ics23.CommitmentProof.decode(getBytes(x)));
+      const root = value !== undefined ? calculateExistenceRoot(iavl!.exist!) : calculateExistenceRoot((iavl!.nonexist!.left ?? iavl!.nonexist!.right)!);
+      if (value !== undefined) expect(verifyMembership(iavl!, iavlSpec, root, key, value)).to.equal(true);
+      else expect(verifyNonMembership(iavl!, iavlSpec, root, key)).to.equal(true);
+      expect(verifyMembership(simple!, tendermintSpec, stateRoot, new TextEncoder().encode(store), root)).to.equal(true);
+    };
+    const address = getBytes(tokenAddr);
+    // the account (acc store, 0x01 || address) exists; slot 1 holds its value; slot 0 is empty
+    const acc = ics23.CommitmentProof.decode(getBytes(p.accountProof[0]));
+    verify(p.accountProof, 'acc', Uint8Array.of(1, ...address), acc.exist!.value!);
+    const slotKey = (slot: bigint): Uint8Array => Uint8Array.of(3, ...address, ...getBytes('0x' + slot.toString(16).padStart(64, '0')));
+    const v1 = toBeArray(p.storageProof[1].value);
+    verify(p.storageProof[1].proof, 'evm', slotKey(1n), v1);
+    if (BigInt(p.storageProof[0].value) === 0n) verify(p.storageProof[0].proof, 'evm', slotKey(0n), undefined);
+    // proofs need a height above 1 (the SDK's rule); bad keys as geth
+    expect(await errorOf('eth_getProof', [tokenAddr, [], '0x1'])).to.deep.equal({ code: -32000, message: 'cannot query with proof when height <= 1; please provide a valid height: invalid request' });
+    expect((await errorOf('eth_getProof', [tokenAddr, ['0xzz'], 'latest'])).message).to.equal('unable to decode storage key: hex string invalid');
   });
 
   it('blocks, transactions and receipts by every form, blockTimestamp on txs and logs; not-found cases are null', async () => {

@@ -15,7 +15,7 @@ import { decodeEthTx, effectiveGasPrice, revertReason, wrapEthereumTx } from './
 import type { EthTx } from './ethtx.js';
 import { Query } from './gen/chain/evm/v1.js';
 import type { EvmKeeper } from './keeper.js';
-import { MODULE_NAME, MSG_ETHEREUM_TX } from './keys.js';
+import { MODULE_NAME, MSG_ETHEREUM_TX, STORE_KEY, storageKey } from './keys.js';
 import type { EvmModule } from './module.js';
 import { parseStateOverride } from './overrides.js';
 import { simulateV1 } from './simulate.js';
@@ -90,7 +90,22 @@ export class EvmRpcAdapter {
   simulateV1(height: number | undefined, req: SimulateRequest, seal: (b: SimulatedBlock) => string): Promise<SimulatedBlock[]> {
     return this.app.atHeight(height, (q) => simulateV1(this.keeper, q, req, seal));
   }
+
+  /**
+   * eth_getProof's keys (Ethermint's GetProof): the account under the SDK's x/auth layout (store `acc`, key
+   * `0x01 || address`, which the auth module keeps as the SDK does), the slots under this module's own layout.
+   */
+  proofKeys(address: Uint8Array, slots: readonly Uint8Array[]): { account: { store: string; key: Uint8Array }; storage: { store: string; key: Uint8Array }[] } {
+    const account = new Uint8Array(1 + address.length);
+    account[0] = AUTH_ADDRESS_PREFIX;
+    account.set(address, 1);
+    return { account: { store: AUTH_STORE_KEY, key: account }, storage: slots.map((slot) => ({ store: STORE_KEY, key: storageKey(address, slot) })) };
+  }
 }
+
+/** The SDK's x/auth store name and account key prefix (`AddressStoreKeyPrefix`). */
+const AUTH_STORE_KEY = 'acc';
+const AUTH_ADDRESS_PREFIX = 0x01;
 
 /** The evm module's side of the Ethereum JSON-RPC over `app`; throws when the app has no evm module. */
 export function evmRpcAdapter(app: App, opts: EvmRpcAdapterOptions): EvmRpcAdapter {

@@ -118,6 +118,18 @@ export interface EthereumExecution {
    * with that code (geth's -38xxx, -32602, -32603). Absent: the method is not served (-32601).
    */
   simulateV1?(height: number | undefined, req: EthSimulateRequest, seal: (b: EthSimulatedBlock) => string): Promise<EthSimulatedBlock[]>;
+  /**
+   * The raw state keys eth_getProof proves, as Ethermint's GetProof: the account in the auth store (`acc`,
+   * `0x01 || address`) and each storage slot (32 bytes) in the EVM's store. Absent: eth_getProof is not served
+   * (-32601).
+   */
+  proofKeys?(address: Uint8Array, slots: readonly Uint8Array[]): { readonly account: StateKeyRef; readonly storage: readonly StateKeyRef[] };
+}
+
+/** A key of the raw state, as `abci_query` reads it on `/store/<store>/key`. */
+export interface StateKeyRef {
+  readonly store: string;
+  readonly key: Uint8Array;
 }
 
 /** One call of a simulated block (geth's TransactionArgs, parsed; absent fields undefined). */

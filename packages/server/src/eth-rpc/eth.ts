@@ -9,7 +9,8 @@ import { rlp, uintBytes } from './trie.js';
 import {
   InvalidParams, Reverted, ServerError, hex, parseAddr, parseBlockParam, parseBool, parseData, parseHash, parseQty, qty,
 } from './util.js';
-import { keccak256 } from '@chain/crypto';
+import { fromHex, keccak256, toChecksumAddress } from '@chain/crypto';
+import type { StateKeyRef } from './adapter.js';
 
 const obj = (v: unknown, name: string): Record<string, unknown> => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw InvalidParams(`invalid ${name}: expected an object`);
@@ -105,10 +106,6 @@ async function pendingNonce(b: Backend, address: string, latest: bigint): Promis
   return n;
 }
 
-/**
- * eth_getProof is deliberately absent: the state commitment (the app hash, packages/store) has no per-key
- * proofs, so a call answers -32601 `the method eth_getProof does not exist/is not available`.
- */
 export const ethMethods: Record<string, Handler> = {
   eth_chainId: (_p, { backend }) => qty(backend.chainId),
   eth_blockNumber: async (_p, { backend }) => qty(await backend.latest()),
@@ -288,6 +285,12 @@ export async function logsInRange(b: Backend, lo: number, hi: number, criteria: 
  * A storage key as geth's decodeHash reads it (0x optional, odd length padded, at most 32 bytes); geth
  * answers a bad key with a plain error (-32000) `unable to decode storage key: …`.
  */
+/** The byte length of a storage key as given (geth's decodeHash): 32 answers it as a hash, less as a quantity. */
+function storageKeyLength(v: unknown): number {
+  const h = String(v).replace(/^0x/i, '');
+  return Math.ceil(h.length / 2);
+}
+
 function storageKey(v: unknown): string {
   if (typeof v !== 'string') throw InvalidParams(`invalid argument 1: json: cannot unmarshal ${typeof v} into Go value of type string`);
   let h = /^0x/i.test(v) ? v.slice(2) : v;
@@ -403,6 +406,41 @@ function extraMethods(): Record<string, Handler> {
       }
       return out;
     },
+    eth_getProof: async ([addr, keys, tag], { backend }) => {
+      const exec = backend.execution;
+      if (!exec.proofKeys) throw MethodNotFoundError('eth_getProof');
+      const a = parseAddr(addr);
+      if (!Array.isArray(keys)) throw InvalidParams('invalid argument 1: json: cannot unmarshal non-array into Go value of type []string');
+      const slots = keys.map((k) => ({ key: storageKey(k), length: storageKeyLength(k) }));
+      const h = (await backend.resolveBlock(tag, { state: true, hashes: true, arg: 2 }))!;
+      const address = fromHex(a.slice(2));
+      const refs = exec.proofKeys(address, slots.map((s) => fromHex(s.key.slice(2))));
+      // the SDK's raw store query with prove (Ethermint's queryClient.GetProof): proof ops against the app hash
+      const prove = async (ref: StateKeyRef): Promise<{ value: Uint8Array; proof: string[] }> => {
+        const r = await backend.app.query({ path: `/store/${ref.store}/key`, data: ref.key, height: h, prove: true });
+        if (r.code !== 0) throw ServerError(r.log);
+        return { value: r.value, proof: (r.proofOps ?? []).map((o) => hex(o.data)) };
+      };
+      const account = await backend.queryAt('Account', { address: a }, h);
+      const accountProof = await prove(refs.account);
+      const storageProof = [];
+      for (let i = 0; i < slots.length; i++) {
+        const { value, proof } = await prove(refs.storage[i]!);
+        // geth's output key: a 32-byte input as a hash, a shorter one as a quantity
+        const key = slots[i]!.length === 32 ? slots[i]!.key : qty(BigInt(slots[i]!.key));
+        storageProof.push({ key, value: qty(value.length === 0 ? 0n : BigInt(hex(value))), proof });
+      }
+      return {
+        address: toChecksumAddress(address),
+        accountProof: accountProof.proof,
+        balance: qty(BigInt(String(account.balance || '0'))),
+        codeHash: String(account.code_hash),
+        nonce: qty(BigInt(account.nonce as bigint | number | undefined ?? 0)),
+        // as Ethermint: the EVM's storage is not a per-account trie, so there is no storage root
+        storageHash: '0x' + '00'.repeat(32),
+        storageProof,
+      };
+    },
     eth_baseFee: async (_p, { backend }) => qty((await fees(backend)).baseFee),
     // no blobs: the excess blob gas is always 0, so the blob base fee is the minimum
     eth_blobBaseFee: () => qty(MIN_BLOB_BASE_FEE),
@@ -432,8 +470,8 @@ function extraMethods(): Record<string, Handler> {
       return {
         head: { number: qty(latest), hash: head?.hash ?? '0x' + '00'.repeat(32) },
         state: kept, tx: kept, logs: kept, receipts: kept, blocks: kept,
-        // no per-key proofs of the state commitment (eth_getProof is not served)
-        stateproofs: { disabled: true },
+        // eth_getProof: ICS-23 proofs against the app hash, for every kept height
+        stateproofs: kept,
       };
     },
     eth_createAccessList: async ([call, tag, overrides], ctx) => {
