@@ -279,7 +279,7 @@ export function ethCases(rng: Rng, n: number): RpcCase[] {
   return every.concat(mix<RpcCase>(rng, n, [
     [1, () => { const b = rng.pick(['{oops', '', ' ', rng.text(30), '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"', deepJson(50_000)]); return { what: b.slice(0, 80), req: post(b) }; }],
     [1.5, () => {
-      const e: Record<string, unknown> = { method: rng.chance(0.7) ? rng.pick(ETH_METHODS)[0] : rng.pick([...NASTY, 'eth_getProof', 'debug_nope', 'admin_peers', '__proto__']) };
+      const e: Record<string, unknown> = { method: rng.chance(0.7) ? rng.pick(ETH_METHODS)[0] : rng.pick([...NASTY, 'eth_coinbase', 'debug_nope', 'admin_peers', '__proto__']) };
       if (rng.chance(0.8)) e.id = rng.pick(IDS);
       if (rng.chance(0.8)) e.jsonrpc = rng.pick(['2.0', '1.0', 2, null]);
       if (rng.chance(0.5)) e.params = nastyJson(rng);

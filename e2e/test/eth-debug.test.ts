@@ -243,8 +243,10 @@ describe('e2e: debug_trace* and state overrides', function () {
     expect((await err('eth_call', [{ to: probeAddr }, 'latest', { nope: {} }])).code).to.equal(-32602);
     expect((await err('eth_estimateGas', [{ to: probeAddr }, 'latest', { [probeAddr]: { balance: 'lots' } }])).code).to.equal(-32602);
     expect((await err('debug_traceCall', [{ to: probeAddr }, 'latest', { stateOverrides: { [probeAddr]: { nonce: 'x' } } }])).code).to.equal(-32602);
-    // eth_getProof is not served (no per-key state proofs)
-    expect(await err('eth_getProof', [probeAddr, [], 'latest'])).to.deep.equal({ code: -32601, message: 'the method eth_getProof does not exist/is not available' });
+    // eth_getProof's bad input (its proofs are checked in eth-spec.test.ts)
+    expect((await err('eth_getProof', [probeAddr, 'nope', 'latest'])).code).to.equal(-32602);
+    expect(await err('eth_getProof', [probeAddr, ['0xzz'], 'latest'])).to.deep.equal({ code: -32000, message: 'unable to decode storage key: hex string invalid' });
+    expect(await err('eth_getProof', [probeAddr, [], '0x1'])).to.deep.equal({ code: -32000, message: 'cannot query with proof when height <= 1; please provide a valid height: invalid request' });
     // the time limit: a long loop traced with 1 ms
     const nonce = await provider.getTransactionCount(wallet.address, 'pending');
     const loop = await ok('eth_sendRawTransaction', [await signed(probeAddr, probeIface.encodeFunctionData('spin', [30_000n]), nonce, 5_000_000n)]);
