@@ -224,3 +224,12 @@ export async function signedSend(restUrl: string, from: number, to: string, amou
   });
   return TxRaw.encode(raw).finish();
 }
+
+/** Polls REST until the tx of `hash` is committed (GetTx answers 200); throws after `timeoutMs`. */
+export async function waitTxCommitted(restUrl: string, hash: string, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while ((await getJson(`${restUrl}/chain/tx/v1beta1/txs/${hash}`)).status !== 200) {
+    if (Date.now() > end) throw new Error(`tx ${hash} not committed`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -6,12 +6,13 @@
  * app_hash and its extraData the CometBFT block hash.
  */
 import { expect } from 'chai';
-import { Contract, ContractFactory, JsonRpcProvider, Wallet, encodeRlp, keccak256, toBeArray } from 'ethers';
+import { Contract, ContractFactory, JsonRpcProvider, Wallet, keccak256 } from 'ethers';
 import { ensureCometbft } from '@chain/cometbft';
 import { startNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { postJson } from '../src/clients.js';
 import { compileSolidity } from '../src/solidity.js';
+import { headerHash } from '../src/eth-header.js';
 
 const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
@@ -25,16 +26,6 @@ contract BlockHashes {
   }
   function record() external { emit Parent(block.number - 1, blockhash(block.number - 1)); }
 }`;
-
-const HEADER_FIELDS = ['parentHash', 'sha3Uncles', 'miner', 'stateRoot', 'transactionsRoot', 'receiptsRoot', 'logsBloom', 'difficulty', 'number',
-  'gasLimit', 'gasUsed', 'timestamp', 'extraData', 'mixHash', 'nonce', 'baseFeePerGas', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas',
-  'parentBeaconBlockRoot', 'requestsHash'] as const;
-const QUANTITIES = new Set(['difficulty', 'number', 'gasLimit', 'gasUsed', 'timestamp', 'baseFeePerGas', 'blobGasUsed', 'excessBlobGas']);
-
-/** geth's types.Header.Hash() of a block's JSON */
-function headerHash(h: Record<string, string>): string {
-  return keccak256(encodeRlp(HEADER_FIELDS.map((k) => (QUANTITIES.has(k) ? toBeArray(BigInt(h[k]!)) : h[k]!))));
-}
 
 for (const consensus of ['embedded', 'cometbft'] as const) {
   describe(`e2e: BLOCKHASH is the served Ethereum block hash (${consensus})`, function () {

@@ -11,6 +11,7 @@ import { encodeRlp, getAddress, keccak256, toBeArray } from 'ethers';
 import { startNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { postJson } from '../src/clients.js';
+import { headerHash } from '../src/eth-header.js';
 
 const C0 = '0xc000000000000000000000000000000000000000';
 const C1 = '0xc100000000000000000000000000000000000000';
@@ -66,16 +67,6 @@ function returnWords(ops: number[]): string {
 const balanceOf = (a: string): string => '0x73' + a.slice(2) + '315f5260205ff3';
 /** Code that reads EXTCODESIZE(a) and returns the gas left after it. */
 const gasAfterExtcodesize = (a: string): string => '0x73' + a.slice(2) + '3b505a5f5260205ff3';
-
-const HEADER_FIELDS = ['parentHash', 'sha3Uncles', 'miner', 'stateRoot', 'transactionsRoot', 'receiptsRoot', 'logsBloom', 'difficulty', 'number',
-  'gasLimit', 'gasUsed', 'timestamp', 'extraData', 'mixHash', 'nonce', 'baseFeePerGas', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas',
-  'parentBeaconBlockRoot', 'requestsHash'] as const;
-const QUANTITIES = new Set(['difficulty', 'number', 'gasLimit', 'gasUsed', 'timestamp', 'baseFeePerGas', 'blobGasUsed', 'excessBlobGas']);
-
-/** keccak256(RLP(header)) of a block's JSON, as geth's types.Header.Hash() (Prague's field set). */
-function headerHash(h: Record<string, string>): string {
-  return keccak256(encodeRlp(HEADER_FIELDS.map((k) => (QUANTITIES.has(k) ? toBeArray(BigInt(h[k]!)) : h[k]!))));
-}
 
 describe('e2e: eth_simulateV1, access lists and block overrides on eth_call (geth\'s semantics)', function () {
   this.timeout(180_000);

@@ -11,13 +11,14 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import WebSocket from 'ws';
-import { Contract, ContractFactory, JsonRpcProvider, Wallet, encodeRlp, getAddress, getBytes, keccak256, parseEther, toBeArray } from 'ethers';
+import { Contract, ContractFactory, JsonRpcProvider, Wallet, getAddress, getBytes, keccak256, parseEther, toBeArray } from 'ethers';
 import { startNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { postJson } from '../src/clients.js';
 import { ics23, iavlSpec, tendermintSpec, verifyMembership, verifyNonMembership } from '@confio/ics23';
 import { calculateExistenceRoot } from '@confio/ics23/build/proofs.js';
 import { compileSolidity, compileToken } from '../src/solidity.js';
+import { headerHash } from '../src/eth-header.js';
 
 const KEY0 = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const SPEC_PATH = new URL('../../packages/server/test/fixtures/execution-apis-openrpc.json', import.meta.url);
@@ -75,23 +76,6 @@ function validate(v: unknown, s: Schema, path = '$'): string[] {
     if (n !== 1) errs.push(`${path}: matches ${n} of oneOf${n === 0 ? ` (${results.map((r: string[]) => r[0]).join(' / ')})` : ''}`);
   }
   return errs;
-}
-
-// ---- geth's header hash, recomputed from the JSON ----
-
-const HEADER_FIELDS = ['parentHash', 'sha3Uncles', 'miner', 'stateRoot', 'transactionsRoot', 'receiptsRoot', 'logsBloom', 'difficulty', 'number',
-  'gasLimit', 'gasUsed', 'timestamp', 'extraData', 'mixHash', 'nonce', 'baseFeePerGas', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas',
-  'parentBeaconBlockRoot', 'requestsHash'] as const;
-const QUANTITIES = new Set(['difficulty', 'number', 'gasLimit', 'gasUsed', 'timestamp', 'baseFeePerGas', 'blobGasUsed', 'excessBlobGas']);
-
-/** keccak256(RLP(header)) of a block or newHeads JSON, as geth's types.Header.Hash() (Prague's field set). */
-function headerHash(h: Record<string, string>): string {
-  const fields = HEADER_FIELDS.map((k) => {
-    const v = h[k];
-    if (v === undefined) throw new Error(`header without ${k}`);
-    return QUANTITIES.has(k) ? toBeArray(BigInt(v)) : v;
-  });
-  return keccak256(encodeRlp(fields));
 }
 
 describe('e2e: Ethereum JSON-RPC against the execution-apis specification', function () {

@@ -11,13 +11,13 @@
 import { expect } from 'chai';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import * as grpc from '@grpc/grpc-js';
 import { toBase64 } from '@cosmjs/encoding';
 import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { ensureCometbft } from '@chain/cometbft';
 import { freePort, startNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
-import { CHAIN_ID, RawWs, devAddress, devHome, getJson, postJson, signedSend } from '../src/clients.js';
+import { CHAIN_ID, RawWs, devAddress, devHome, getJson, postJson, signedSend, waitTxCommitted } from '../src/clients.js';
+import { grpcUnary } from '../src/grpc-call.js';
 import { parsePrometheusText, sample } from '../src/prometheus.js';
 import type { Family } from '../src/prometheus.js';
 import { killProcessesUsingHome, processesUsingHome } from '../src/process-cleanup.js';
@@ -172,28 +172,13 @@ describe('e2e: Prometheus metrics in CometBFT mode (CometBFT\'s and the app\'s, 
     } finally {
       provider.destroy();
     }
-    for (const h of hashes) {
-      for (let i = 0; ; i++) {
-        if ((await getJson(`${n.restUrl}/chain/tx/v1beta1/txs/${h}`)).status === 200) break;
-        if (i > 300) throw new Error(`tx ${h} not committed`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    for (const h of hashes) await waitTxCommitted(n.restUrl, h, 30000);
     // requests on every transport chaind serves (CometBFT serves the RPC itself)
     await getJson(`${n.restUrl}/cosmos/bank/v1beta1/balances/${to}`);
     await getJson(`${n.restUrl}/not/a/route`);
     await postJson(n.ethUrl, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
     await postJson(n.ethUrl, { jsonrpc: '2.0', id: 2, method: 'eth_getBalance', params: ['not an address', 'latest'] });
-    const client = new grpc.Client(n.grpcAddress, grpc.credentials.createInsecure());
-    try {
-      const id = (b: Buffer): Buffer => b;
-      await new Promise<void>((resolve, reject) => {
-        client.makeUnaryRequest<Buffer, Buffer>('/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo', id, id, Buffer.alloc(0), new grpc.Metadata(), { deadline: Date.now() + 15_000 },
-          (err) => (err ? reject(err) : resolve()));
-      });
-    } finally {
-      client.close();
-    }
+    await grpcUnary(n.grpcAddress, '/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo');
     await new Promise((r) => setTimeout(r, 1000)); // a block or two after the last tx
 
     const c1 = await scrape(cometUrl);

@@ -5,11 +5,11 @@
  * `--log_format json` a JSON object with level, module and msg.
  */
 import { expect } from 'chai';
-import * as grpc from '@grpc/grpc-js';
 import { toBase64 } from '@cosmjs/encoding';
 import { freePort, startNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
-import { devAddress, devHome, getJson, postJson, rpcCall, signedSend } from '../src/clients.js';
+import { devAddress, devHome, getJson, postJson, rpcCall, signedSend, waitTxCommitted } from '../src/clients.js';
+import { grpcUnary } from '../src/grpc-call.js';
 import { parsePrometheusText, sample } from '../src/prometheus.js';
 import type { Family } from '../src/prometheus.js';
 
@@ -99,13 +99,7 @@ describe('e2e: Prometheus metrics and JSON logs', function () {
       expect(r.body.tx_response.code, JSON.stringify(r.body)).to.equal(0);
       hashes.push(r.body.tx_response.txhash);
     }
-    for (const h of hashes) {
-      for (let i = 0; ; i++) {
-        if ((await getJson(`${node.restUrl}/chain/tx/v1beta1/txs/${h}`)).status === 200) break;
-        if (i > 200) throw new Error(`tx ${h} not committed`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    for (const h of hashes) await waitTxCommitted(node.restUrl, h, 20000);
     // a tx the app refuses at CheckTx (a sequence in the future) counts as failed
     const badRaw = await signedSend(node.restUrl, 6, to, '1', { sequenceOffset: 5 });
     const bad = await postJson(`${node.restUrl}/chain/tx/v1beta1/txs`, { tx_bytes: toBase64(badRaw), mode: 'BROADCAST_MODE_SYNC' });
@@ -121,16 +115,7 @@ describe('e2e: Prometheus metrics and JSON logs', function () {
     await postJson(node.ethUrl, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] });
     await postJson(node.ethUrl, { jsonrpc: '2.0', id: 2, method: 'eth_getBalance', params: ['0x0000000000000000000000000000000000000001', 'latest'] });
     await postJson(node.ethUrl, { jsonrpc: '2.0', id: 3, method: 'eth_getBalance', params: ['not an address', 'latest'] });
-    const client = new grpc.Client(node.grpcAddress, grpc.credentials.createInsecure());
-    try {
-      const id = (b: Buffer): Buffer => b;
-      await new Promise<void>((resolve, reject) => {
-        client.makeUnaryRequest<Buffer, Buffer>('/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo', id, id, Buffer.alloc(0), new grpc.Metadata(), { deadline: Date.now() + 15_000 },
-          (err) => (err ? reject(err) : resolve()));
-      });
-    } finally {
-      client.close();
-    }
+    await grpcUnary(node.grpcAddress, '/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo');
     await new Promise((r) => setTimeout(r, 600)); // a block or two after the last tx
 
     const after = await scrape();
