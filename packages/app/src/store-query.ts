@@ -5,6 +5,7 @@
  * `/store/<name>/subspace` (data: a key prefix; the value is a `cosmos.base.kv.v1beta1.Pairs` of the latest
  * state, as the SDK's).
  */
+import protobuf from 'protobufjs';
 import { concatBytes as concat } from '@chain/crypto';
 import { prefixEnd, type CommitStore } from '@chain/store';
 import { Errors } from '@chain/errors';
@@ -40,32 +41,14 @@ export async function queryStore(store: CommitStore, req: QueryRequest, height: 
       return { ...base, value: (await store.getAt(height, concat(prefix, req.data))) ?? empty };
     }
     if (subpath === '/subspace') {
-      const parts: Uint8Array[] = [];
+      // Pairs { repeated Pair pairs = 1 }, Pair { bytes key = 1; bytes value = 2 }
+      const w = protobuf.Writer.create();
       const start = concat(prefix, req.data);
-      for (const [k, v] of store.state.iterator(start, prefixEnd(start))) parts.push(pair(k.subarray(prefix.length), v));
-      return { code: 0, codespace: '', log: '', key: req.data, value: concat(...parts), height };
+      for (const [k, v] of store.state.iterator(start, prefixEnd(start))) w.uint32(10).fork().uint32(10).bytes(k.subarray(prefix.length)).uint32(18).bytes(v).ldelim();
+      return { code: 0, codespace: '', log: '', key: req.data, value: w.finish(), height };
     }
     throw Errors.UnknownRequest.wrap(`unexpected query path: ${subpath}`);
   } catch (e) {
     return { ...queryErrorToAbci(e), value: empty, height };
   }
-}
-
-function varint(n: number): number[] {
-  const out: number[] = [];
-  while (n >= 0x80) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
-  }
-  out.push(n);
-  return out;
-}
-
-function lenField(field: number, b: Uint8Array): Uint8Array {
-  return concat(Uint8Array.of((field << 3) | 2, ...varint(b.length)), b);
-}
-
-/** `Pairs.pairs` entry (field 1) holding a `Pair { bytes key = 1; bytes value = 2 }`. */
-function pair(key: Uint8Array, value: Uint8Array): Uint8Array {
-  return lenField(1, concat(lenField(1, key), lenField(2, value)));
 }

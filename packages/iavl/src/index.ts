@@ -26,4 +26,4 @@ export {
 } from './proof.js';
 export { multistoreRoot, multistoreProof, simpleMerkleRoot, type StoreRoot } from './multistore.js';
 export { leafHash, innerHash } from './node.js';
-export { EMPTY_HASH, readBE64, sha256, varint, writeBE64, type Bytes } from './encoding.js';
+export { EMPTY_HASH, putUvarint, readBE64, readUvarint, sha256, uvarintSize, varint, writeBE64, type Bytes } from './encoding.js';

@@ -287,7 +287,6 @@ export class CommitStore {
       this.height = height;
       this.appHash = appHash;
       if (firstBlock) this.first = height;
-      this.snapshots.clear();
       await this.maybePrune(height);
       return appHash.slice();
     } finally {
@@ -304,6 +303,8 @@ export class CommitStore {
     for (const v of this.pinned) if (v.height <= to) to = v.height - 1;
     if (to < this.first || to <= this.trees.prunedTo) return;
     await this.trees.pruneTo(to);
+    // past states are immutable tree versions: a cached view only goes stale when its version is pruned
+    this.snapshots.clear();
   }
 
   /**

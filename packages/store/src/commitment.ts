@@ -13,6 +13,9 @@
  */
 import {
   IavlTree,
+  putUvarint,
+  readUvarint,
+  uvarintSize,
   PROOF_OP_IAVL,
   PROOF_OP_SIMPLE,
   TreeView,
@@ -131,8 +134,15 @@ export class Commitment {
     try {
       let cur: Mounted | undefined;
       for (const c of changes) {
-        const { store, rel } = this.route(c.key);
-        if (cur === undefined || cur.name !== store) cur = this.byName.get(store) ?? (await this.mount(store, height));
+        // sorted changes come store by store: a key under the current store's prefix needs no routing
+        let rel: Bytes;
+        if (cur !== undefined && c.key.length > cur.prefix.length && startsWith(c.key, cur.prefix)) {
+          rel = c.key.subarray(cur.prefix.length);
+        } else {
+          const r = this.route(c.key);
+          rel = r.rel;
+          cur = this.byName.get(r.store) ?? (await this.mount(r.store, height));
+        }
         if (c.value === undefined) cur.tree.remove(rel);
         else cur.tree.set(rel, c.value);
       }
@@ -270,43 +280,29 @@ function sortStores(stores: Mounted[]): void {
 }
 
 function encodeStores(stores: readonly Mounted[]): Bytes {
-  const parts: number[] = [];
-  const u = (n: number): void => {
-    while (n >= 0x80) { parts.push((n & 0x7f) | 0x80); n = Math.floor(n / 128); }
-    parts.push(n);
-  };
-  u(stores.length);
-  for (const s of stores) {
-    const nb = enc.encode(s.name);
-    u(nb.length);
-    for (const b of nb) parts.push(b);
-    const h = new Uint8Array(8);
-    writeBE64(h, 0, s.first);
-    for (const b of h) parts.push(b);
-  }
-  return Uint8Array.from(parts);
+  const names = stores.map((s) => enc.encode(s.name));
+  let size = uvarintSize(stores.length);
+  for (const nb of names) size += uvarintSize(nb.length) + nb.length + 8;
+  const out = new Uint8Array(size);
+  let off = putUvarint(out, 0, stores.length);
+  stores.forEach((s, i) => {
+    const nb = names[i]!;
+    off = putUvarint(out, off, nb.length);
+    out.set(nb, off);
+    writeBE64(out, off + nb.length, s.first);
+    off += nb.length + 8;
+  });
+  return out;
 }
 
 function decodeStores(b: Bytes): { name: string; first: number }[] {
-  let off = 0;
-  const u = (): number => {
-    let n = 0;
-    let mul = 1;
-    for (;;) {
-      const x = b[off++]!;
-      n += (x & 0x7f) * mul;
-      if (x < 0x80) return n;
-      mul *= 128;
-    }
-  };
-  const count = u();
+  let [count, off] = readUvarint(b, 0);
   const out: { name: string; first: number }[] = [];
-  for (let i = 0; i < count; i++) {
-    const len = u();
-    const name = dec.decode(b.subarray(off, off + len));
-    off += len;
-    out.push({ name, first: readBE64(b, off) });
-    off += 8;
+  while (count-- > 0) {
+    let len: number;
+    [len, off] = readUvarint(b, off);
+    out.push({ name: dec.decode(b.subarray(off, off + len)), first: readBE64(b, off + len) });
+    off += len + 8;
   }
   return out;
 }
