@@ -16,6 +16,7 @@ import {
 } from './layout.js';
 import { MemKVStore } from './mem.js';
 import { branch } from './cache.js';
+import { DEFAULT_STATE_CACHE_SIZE, LiveState } from './live.js';
 import type { BatchOp, Bytes, CacheKVStore, Change, KVStore } from './types.js';
 
 /** The app hash before the first block (the SDK's empty commit info hash: no bytes). */
@@ -25,6 +26,11 @@ export const GENESIS_APP_HASH: Bytes = new Uint8Array(0);
 export interface CommitStoreOptions {
   /** IAVL node cache of each store, in nodes (app.toml `iavl-cache-size`; default 100,000). */
   iavlCacheSize?: number;
+  /**
+   * Cache of the current state's values, in entries (app.toml `state-cache-size`; default 200,000). The state
+   * itself is on disk: a miss is one synchronous LevelDB read.
+   */
+  stateCacheSize?: number;
   /**
    * Pruning of past states, as the SDK's app.toml: every `interval` blocks, the states of heights at or below
    * `height - 1 - keepRecent` are deleted. `interval` 0 (pruning = "nothing"): every state is kept.
@@ -66,14 +72,15 @@ interface Prepared {
 }
 
 /**
- * The committed state: current values in memory (a MemKVStore loaded from NS_STATE at open) for execution
- * and latest-height queries, the state commitment (one IAVL tree per store, see commitment.ts) for the app
- * hash, proofs and past heights, and the last height/app hash in NS_META, all on one LevelDB database.
+ * The committed state: the current values on disk (a flat copy, NS_STATE) behind a bounded cache for execution
+ * and latest-height queries (live.ts: synchronous reads, iteration over the trees), the state commitment (one
+ * IAVL tree per store, see commitment.ts) for the app hash, proofs and past heights, and the last height/app
+ * hash in NS_META, all on one LevelDB database. Opening reads no state: a restart costs the same at any size.
  * Each block is persisted by one atomic, synced LevelDB batch, so a crash leaves either the whole block
  * or none of it. Not safe for concurrent commits (a second commit while one is in flight throws).
  */
 export class CommitStore {
-  /** The committed state (reads from memory). Read-only: write through `branch(store.state)` + commit(). */
+  /** The committed state (cache, then disk). Read-only: write through `branch(store.state)` + commit(). */
   readonly state: KVStore;
   private height: number;
   private appHash: Bytes;
@@ -85,20 +92,20 @@ export class CommitStore {
 
   private constructor(
     private readonly db: DB,
-    private readonly mem: MemKVStore,
+    private readonly live: LiveState,
     private readonly trees: Commitment,
     private readonly opts: CommitStoreOptions,
     height: number,
     appHash: Bytes,
     first: number,
   ) {
-    this.state = new ReadOnlyKV(mem);
+    this.state = live;
     this.height = height;
     this.appHash = appHash;
     this.first = first;
   }
 
-  /** Open (or create) the database in `dir` and load the current state into memory. */
+  /** Open (or create) the database in `dir` (reads the metadata and the trees' roots, not the state). */
   static async open(dir: string, opts: CommitStoreOptions = {}): Promise<CommitStore> {
     const db: DB = new ClassicLevel<Bytes, Bytes>(dir, { keyEncoding: 'view', valueEncoding: 'view' });
     await db.open();
@@ -115,33 +122,18 @@ export class CommitStore {
           );
         }
       }
-      const mem = new MemKVStore();
-      // Buffer keys decode to latin1 natively; a large read-ahead cuts native round trips.
-      const it = db.iterator<Buffer, Bytes>({
-        gte: Buffer.from([NS_STATE]),
-        lt: Buffer.from([NS_STATE + 1]),
-        keyEncoding: 'buffer',
-        highWaterMarkBytes: 1 << 20,
-        fillCache: false,
-      });
-      try {
-        for (;;) {
-          const entries = await it.nextv(4096);
-          if (entries.length === 0) break;
-          // Keys arrive in ascending order, the cheapest insertion order for the B-tree.
-          for (const [k, v] of entries) mem.setByKey(k.toString('latin1', 1), v);
-        }
-      } finally {
-        await it.close();
+      if (height === 0) {
+        const any = await db.keys({ gte: Uint8Array.of(NS_STATE), lt: Uint8Array.of(NS_STATE + 1), limit: 1 }).all();
+        if (any.length > 0) throw new Error('store database is inconsistent: state without metadata');
       }
-      if (height === 0 && mem.size > 0) throw new Error('store database is inconsistent: state without metadata');
       const trees = await Commitment.open(db, { cacheSize: opts.iavlCacheSize, single: opts.singleStore });
       if (height > 0 && !bytesEqual(trees.appHashAt(height), appHash)) {
         throw new Error(`store database is inconsistent: the state trees do not give the app hash of height ${height}`);
       }
       const firstBytes = height === 0 ? undefined : await db.get(FIRST_HEIGHT_KEY);
       const first = height === 0 ? 0 : firstBytes === undefined ? 1 : readBE64(firstBytes, 0);
-      return new CommitStore(db, mem, trees, opts, height, appHash, first);
+      const live = new LiveState(db, trees.viewAt(height), opts.stateCacheSize ?? DEFAULT_STATE_CACHE_SIZE);
+      return new CommitStore(db, live, trees, opts, height, appHash, first);
     } catch (err) {
       await db.close();
       throw err;
@@ -175,6 +167,11 @@ export class CommitStore {
   /** App hash after the last committed block (empty before genesis). A copy. */
   get lastAppHash(): Uint8Array {
     return this.appHash.slice();
+  }
+
+  /** The state cache's figures: entries held, hits and misses since open. */
+  get stateCacheStats(): { entries: number; hits: number; misses: number } {
+    return this.live.stats;
   }
 
   /** The mounted stores (names of the state trees), sorted. */
@@ -268,22 +265,21 @@ export class CommitStore {
           if (op.type === 'put') batch.put(op.key, op.value);
           else batch.del(op.key);
         }
+        // from here the flat copy on disk may show the block before it is published: reads use the trees
+        this.live.beginWrite();
         await batch.write({ sync: true });
       } catch (e) {
+        this.live.abortWrite();
         this.trees.discardStaged();
         throw e;
       } finally {
         await batch.close().catch(() => undefined); // idempotent; frees the batch after a failure
       }
-      // The batch is durable: now (and only now) publish the block in memory, after every open view
-      // kept the values it sees of the keys about to change.
-      this.trees.commitStaged();
+      // The batch is durable: every open view keeps the values it sees of the keys about to change (reads
+      // still show the last block), then the block is published.
       for (const v of this.pinned) v.preserve(sorted);
-      const mem = this.mem;
-      for (const c of sorted) {
-        if (c.value === undefined) mem.delete(c.key);
-        else mem.set(c.key, c.value.slice()); // own copy: callers may reuse their buffers
-      }
+      this.trees.commitStaged();
+      this.live.publish(sorted, this.trees.viewAt(height));
       this.height = height;
       this.appHash = appHash;
       if (firstBlock) this.first = height;

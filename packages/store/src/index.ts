@@ -4,6 +4,7 @@ export { MemKVStore } from './mem.js';
 export { branch } from './cache.js';
 export { prefixStore, prefixEnd } from './prefix.js';
 export { CommitStore, GENESIS_APP_HASH, type CommitStoreOptions, type RawIterateOptions, type StateView } from './commit.js';
+export { DEFAULT_STATE_CACHE_SIZE } from './live.js';
 export { VersionNotFoundError, STORES_KEY, PRUNED_KEY, type ProofOp } from './commitment.js';
 export {
   NS_STATE,

@@ -1,7 +1,7 @@
 /**
  * The key/value contracts every state user codes against. Keys and values are raw bytes; ordering is
- * bytewise (memcmp). Reads are synchronous on purpose: the whole committed state is served from memory
- * (see docs/architecture.md, "State"), so a transaction never awaits a read.
+ * bytewise (memcmp). Reads are synchronous on purpose: the committed state answers from a bounded cache or one
+ * synchronous disk read (live.ts; docs/architecture.md, "State"), so a transaction never awaits a read.
  */
 export type Bytes = Uint8Array;
 

@@ -15,6 +15,8 @@ export const AppTomlSchema = z.object({
   'pruning-interval': z.string().default('0'),
   /** IAVL node cache of each store, in nodes */
   'iavl-cache-size': z.number().int().nonnegative().default(100_000),
+  /** values of the current state cached in memory, in entries (the state is on disk) */
+  'state-cache-size': z.number().int().positive().default(200_000),
   api: z.object({
     enable: z.boolean().default(false),
     swagger: z.boolean().default(false),

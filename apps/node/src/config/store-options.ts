@@ -1,6 +1,6 @@
 /**
  * The state store options of app.toml, as the Cosmos SDK's (`pruning`, `pruning-keep-recent`,
- * `pruning-interval`, `iavl-cache-size`), with the SDK's strategies and validation messages
+ * `pruning-interval`, `iavl-cache-size`) and `state-cache-size` (this node's cache of current values), with the SDK's strategies and validation messages
  * (store/pruning/types: PruningOptions.Validate).
  */
 import type { CommitStoreOptions } from '@chain/store';
@@ -17,6 +17,7 @@ export interface StoreToml {
   'pruning-keep-recent': string;
   'pruning-interval': string;
   'iavl-cache-size': number;
+  'state-cache-size'?: number;
 }
 
 /** CommitStore options from app.toml; throws the SDK's message on a bad combination. */
@@ -32,7 +33,7 @@ export function storeOptions(app: StoreToml): CommitStoreOptions {
     pruning = { keepRecent, interval };
   }
   if (pruning === undefined) throw new Error(`unknown pruning strategy ${strategy}`);
-  return { pruning, iavlCacheSize: app['iavl-cache-size'] };
+  return { pruning, iavlCacheSize: app['iavl-cache-size'], stateCacheSize: app['state-cache-size'] };
 }
 
 function uint(v: string, name: string): number {

@@ -20,6 +20,10 @@ pruning-interval = "0"
 # Nodes of each store's state tree (IAVL) cached in memory; the rest is read from disk when needed.
 iavl-cache-size = 100000
 
+# Values of the current state cached in memory (entries, about 200-300 bytes each); the state itself is on
+# disk and a value not in the cache is one synchronous disk read.
+state-cache-size = 200000
+
 [api]
 # Enable the REST server (gRPC-gateway conventions, /chain/... and /cosmos/... routes).
 enable = ${o.apiEnable}

@@ -1,0 +1,139 @@
+/**
+ * The current (latest committed) state as execution and latest-height queries read it: on disk, behind a
+ * bounded cache, read synchronously.
+ *
+ * - Point reads (`get`, `has`): the cache, else one synchronous LevelDB read (`getSync`) of the flat copy
+ *   (NS_STATE || key, written with every block), and the answer (present or absent) enters the cache.
+ * - Iteration: the state trees' view of the last committed version (IAVL, read synchronously through each
+ *   tree's node cache), merged across stores in key order. A committed version is immutable, so an iterator
+ *   keeps showing the state it started on while later blocks commit (pruning keeps the latest version and
+ *   every height a view holds open).
+ *
+ * While a block is being written (between its batch write and {@link LiveState.publish}), the flat copy on disk
+ * may already show the new block; the cache still holds the last committed values and a miss reads the trees'
+ * view of the last committed version instead of the flat copy, so readers never see half a block.
+ */
+import type { ClassicLevel } from 'classic-level';
+import { toKey } from './keys.js';
+import { stateKey } from './layout.js';
+import type { Bytes, Change, KVStore } from './types.js';
+
+type DB = ClassicLevel<Bytes, Bytes>;
+
+/** Default bound of the state cache, in entries (app.toml `state-cache-size`). */
+export const DEFAULT_STATE_CACHE_SIZE = 200_000;
+
+/**
+ * A bounded cache of two generations: hits in the older one move to the young one, and when the young one is
+ * full it becomes the old one (the previous old one is dropped). No per-hit reordering; at most `max` entries.
+ * `null` caches an absent key.
+ */
+class GenerationalCache {
+  private young = new Map<string, Bytes | null>();
+  private old = new Map<string, Bytes | null>();
+  private readonly half: number;
+
+  constructor(max: number) {
+    this.half = Math.max(1, Math.floor(max / 2));
+  }
+
+  get(k: string): Bytes | null | undefined {
+    const y = this.young.get(k);
+    if (y !== undefined) return y;
+    const o = this.old.get(k);
+    if (o !== undefined) {
+      this.old.delete(k);
+      this.put(k, o);
+    }
+    return o;
+  }
+
+  put(k: string, v: Bytes | null): void {
+    if (this.young.size >= this.half && !this.young.has(k)) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(k, v);
+    // a stale copy in the old generation would come back after the young one rotates
+    if (this.old.size > 0) this.old.delete(k);
+  }
+
+  clear(): void {
+    this.young.clear();
+    this.old.clear();
+  }
+
+  get size(): number {
+    return this.young.size + this.old.size;
+  }
+}
+
+export class LiveState implements KVStore {
+  private readonly cache: GenerationalCache;
+  /** the trees' view of the last committed version (iteration; reads while a block is written) */
+  private view: KVStore;
+  /** true between a block's batch write and its publication */
+  private writing = false;
+  private hits = 0;
+  private misses = 0;
+
+  constructor(
+    private readonly db: DB,
+    view: KVStore,
+    cacheSize: number = DEFAULT_STATE_CACHE_SIZE,
+  ) {
+    this.view = view;
+    this.cache = new GenerationalCache(cacheSize > 0 ? cacheSize : 1);
+  }
+
+  get(key: Bytes): Bytes | undefined {
+    const k = toKey(key);
+    const c = this.cache.get(k);
+    if (c !== undefined) {
+      this.hits++;
+      return c ?? undefined;
+    }
+    this.misses++;
+    const v = this.writing ? this.view.get(key) : this.db.getSync(stateKey(key));
+    this.cache.put(k, v ?? null);
+    return v;
+  }
+
+  has(key: Bytes): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  set(): void {
+    throw new Error('committed state is read-only: write through branch(store.state) and commit()');
+  }
+
+  delete(): void {
+    throw new Error('committed state is read-only: write through branch(store.state) and commit()');
+  }
+
+  iterator(start?: Bytes, end?: Bytes, reverse = false): IterableIterator<[Bytes, Bytes]> {
+    return this.view.iterator(start, end, reverse);
+  }
+
+  /** The block's batch is about to be written: until {@link publish}, misses read the committed trees' view. */
+  beginWrite(): void {
+    this.writing = true;
+  }
+
+  /** The block's batch was not written: reads go back to the flat copy (which did not change). */
+  abortWrite(): void {
+    this.writing = false;
+  }
+
+  /** The block is committed: its values enter the cache, and iteration moves to the new version's view. */
+  publish(changes: readonly Change[], view: KVStore): void {
+    for (const c of changes) this.cache.put(toKey(c.key), c.value === undefined ? null : c.value.slice());
+    this.view = view;
+    this.writing = false;
+  }
+
+  /** Cache figures (entries held, hits and misses since open). */
+  get stats(): { entries: number; hits: number; misses: number } {
+    return { entries: this.cache.size, hits: this.hits, misses: this.misses };
+  }
+}
