@@ -3,6 +3,28 @@ import { newTree, treeRange, type Tree } from './tree.js';
 import { assertBytes, compareBytes, fromKey, toKey } from './keys.js';
 import type { Bytes, CacheKVStore, Change, KVStore } from './types.js';
 
+/**
+ * @internal A store of this package that also takes keys as the internal latin1 strings, so a chain of branches
+ * converts a key once. `key` (the same key as bytes) is passed when the caller has it, else undefined.
+ */
+export interface KeyedKV {
+  getK(k: string, key: Bytes | undefined): Bytes | undefined;
+  setK(k: string, value: Bytes): void;
+  deleteK(k: string): void;
+}
+
+/** @internal Marks the prototype of a class of this package that implements KeyedKV. */
+export const KEYED: unique symbol = Symbol('chain.store.keyed');
+
+/**
+ * Whether `kv` is an instance of exactly such a class (not of a subclass: one that overrides `set` or `get`
+ * must see every call).
+ */
+export function isKeyed(kv: KVStore): kv is KVStore & KeyedKV {
+  const proto = Object.getPrototypeOf(kv) as object | null;
+  return proto !== null && Object.prototype.hasOwnProperty.call(proto, KEYED);
+}
+
 /** Buffered write: a value for set, null for delete. */
 type Pending = Bytes | null;
 
@@ -20,21 +42,30 @@ export function branch(parent: KVStore): CacheKVStore {
   return new CacheKV(parent);
 }
 
-class CacheKV implements CacheKVStore {
+class CacheKV implements CacheKVStore, KeyedKV {
   private readonly buf: Tree<Pending> = newTree<Pending>();
+  /** the parent when it takes key strings (a branch, the committed state, a MemKVStore): no reconversion */
+  private readonly keyed: KeyedKV | undefined;
 
-  constructor(private readonly parent: KVStore) {}
+  constructor(private readonly parent: KVStore) {
+    this.keyed = isKeyed(parent) ? parent : undefined;
+  }
 
   get(key: Bytes): Bytes | undefined {
-    const p = this.buf.get(toKey(key));
-    if (p === undefined) return this.parent.get(key);
+    return this.getK(toKey(key), key);
+  }
+
+  getK(k: string, key: Bytes | undefined): Bytes | undefined {
+    const p = this.buf.get(k);
+    if (p === undefined) {
+      if (this.keyed !== undefined) return this.keyed.getK(k, key);
+      return this.parent.get(key ?? fromKey(k));
+    }
     return p ?? undefined;
   }
 
   has(key: Bytes): boolean {
-    const p = this.buf.get(toKey(key));
-    if (p === undefined) return this.parent.has(key);
-    return p !== null;
+    return this.getK(toKey(key), key) !== undefined;
   }
 
   set(key: Bytes, value: Bytes): void {
@@ -42,8 +73,16 @@ class CacheKV implements CacheKVStore {
     this.buf.set(toKey(key), value);
   }
 
+  setK(k: string, value: Bytes): void {
+    this.buf.set(k, value);
+  }
+
   delete(key: Bytes): void {
     this.buf.set(toKey(key), null);
+  }
+
+  deleteK(k: string): void {
+    this.buf.set(k, null);
   }
 
   iterator(start?: Bytes, end?: Bytes, reverse = false): IterableIterator<[Bytes, Bytes]> {
@@ -58,11 +97,20 @@ class CacheKV implements CacheKVStore {
     return merge(fromParent, fromBuf, reverse);
   }
 
+
   write(): void {
     // Clear only after the whole flush: if the parent throws, the buffer is kept (re-flushing is idempotent).
-    for (const [k, v] of this.buf.entries()) {
-      if (v === null) this.parent.delete(fromKey(k));
-      else this.parent.set(fromKey(k), v);
+    const keyed = this.keyed;
+    if (keyed !== undefined) {
+      for (const [k, v] of this.buf.entries()) {
+        if (v === null) keyed.deleteK(k);
+        else keyed.setK(k, v);
+      }
+    } else {
+      for (const [k, v] of this.buf.entries()) {
+        if (v === null) this.parent.delete(fromKey(k));
+        else this.parent.set(fromKey(k), v);
+      }
     }
     this.buf.clear();
   }
@@ -77,6 +125,8 @@ class CacheKV implements CacheKVStore {
     return out;
   }
 }
+
+Object.defineProperty(CacheKV.prototype, KEYED, { value: true });
 
 /** Merge the parent's entries with buffered writes: buffered sets override, buffered deletes hide. */
 function* merge(

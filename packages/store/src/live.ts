@@ -14,9 +14,10 @@
  * view of the last committed version instead of the flat copy, so readers never see half a block.
  */
 import type { ClassicLevel } from 'classic-level';
-import { toKey } from './keys.js';
+import { fromKey, toKey } from './keys.js';
 import { stateKey } from './layout.js';
 import type { Bytes, Change, KVStore } from './types.js';
+import { KEYED } from './cache.js';
 
 type DB = ClassicLevel<Bytes, Bytes>;
 
@@ -58,6 +59,16 @@ class GenerationalCache {
     if (this.old.size > 0) this.old.delete(k);
   }
 
+  /** Replaces the entry of `k` if it is cached (nothing otherwise). */
+  update(k: string, v: Bytes | null): void {
+    if (this.young.has(k)) this.young.set(k, v);
+    else if (this.old.has(k)) this.old.set(k, v);
+  }
+
+  get max(): number {
+    return this.half * 2;
+  }
+
   clear(): void {
     this.young.clear();
     this.old.clear();
@@ -87,16 +98,29 @@ export class LiveState implements KVStore {
   }
 
   get(key: Bytes): Bytes | undefined {
-    const k = toKey(key);
+    return this.getK(toKey(key), key);
+  }
+
+  /** KeyedKV (cache.ts): a read from a branch above, by the key's latin1 string (`key`: its bytes, if known). */
+  getK(k: string, key: Bytes | undefined): Bytes | undefined {
     const c = this.cache.get(k);
     if (c !== undefined) {
       this.hits++;
       return c ?? undefined;
     }
     this.misses++;
-    const v = this.writing ? this.view.get(key) : this.db.getSync(stateKey(key));
+    const bytes = key ?? fromKey(k);
+    const v = this.writing ? this.view.get(bytes) : this.db.getSync(stateKey(bytes));
     this.cache.put(k, v ?? null);
     return v;
+  }
+
+  setK(): void {
+    throw new Error('committed state is read-only: write through branch(store.state) and commit()');
+  }
+
+  deleteK(): void {
+    throw new Error('committed state is read-only: write through branch(store.state) and commit()');
   }
 
   has(key: Bytes): boolean {
@@ -125,9 +149,18 @@ export class LiveState implements KVStore {
     this.writing = false;
   }
 
-  /** The block is committed: its values enter the cache, and iteration moves to the new version's view. */
+  /**
+   * The block is committed: its values enter the cache (a block of more changes than a quarter of the cache, e.g.
+   * a genesis, only refreshes the keys already cached, instead of evicting everything for values read once), and
+   * iteration moves to the new version's view.
+   */
   publish(changes: readonly Change[], view: KVStore): void {
-    for (const c of changes) this.cache.put(toKey(c.key), c.value === undefined ? null : c.value.slice());
+    const cache = this.cache;
+    if (changes.length <= cache.max / 4) {
+      for (const c of changes) cache.put(toKey(c.key), c.value === undefined ? null : c.value.slice());
+    } else if (cache.size > 0) {
+      for (const c of changes) cache.update(toKey(c.key), c.value === undefined ? null : c.value.slice());
+    }
     this.view = view;
     this.writing = false;
   }
@@ -137,3 +170,5 @@ export class LiveState implements KVStore {
     return { entries: this.cache.size, hits: this.hits, misses: this.misses };
   }
 }
+
+Object.defineProperty(LiveState.prototype, KEYED, { value: true });

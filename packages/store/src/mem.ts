@@ -2,6 +2,7 @@
 import { newTree, treeRange, type Tree } from './tree.js';
 import { assertBytes, fromKey, toKey } from './keys.js';
 import type { Bytes, KVStore } from './types.js';
+import { KEYED } from './cache.js';
 
 /**
  * An in-memory KVStore backed by a sorted B-tree keyed by latin1 strings.
@@ -52,9 +53,19 @@ export class MemKVStore implements KVStore {
     );
   }
 
-  /** @internal Fast path: get by latin1 key string. */
-  getByKey(k: string): Bytes | undefined {
+  /** @internal KeyedKV (cache.ts): reads and writes by latin1 key string from a branch above. */
+  getK(k: string): Bytes | undefined {
     return this.tree.get(k);
+  }
+
+  /** @internal KeyedKV */
+  setK(k: string, value: Bytes): void {
+    this.tree.set(k, value);
+  }
+
+  /** @internal KeyedKV */
+  deleteK(k: string): void {
+    this.tree.delete(k);
   }
 
   /** @internal Fast path: set by latin1 key string (stored by reference; ascending order builds fastest). */
@@ -71,3 +82,5 @@ export class MemKVStore implements KVStore {
 function* mapKeys(it: Iterable<[string, Bytes]>): Generator<[Bytes, Bytes], void, undefined> {
   for (const [k, v] of it) yield [fromKey(k), v];
 }
+
+Object.defineProperty(MemKVStore.prototype, KEYED, { value: true });
