@@ -45,21 +45,61 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/**
+ * A bounded memo of recent conversions (two generations of at most `half` entries each), like the SDK's address
+ * string caches: the same few addresses are encoded and decoded many times per block (events, messages, keys).
+ */
+class Memo<V> {
+  private young = new Map<string, V>();
+  private old = new Map<string, V>();
+  constructor(private readonly half: number) {}
+  get(k: string): V | undefined {
+    const y = this.young.get(k);
+    if (y !== undefined) return y;
+    const o = this.old.get(k);
+    if (o !== undefined) this.set(k, o);
+    return o;
+  }
+  set(k: string, v: V): void {
+    if (this.young.size >= this.half) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(k, v);
+  }
+}
+
+const ENCODED = new Memo<string>(30_000);
+const DECODED = new Memo<Bech32Decoded>(30_000);
+
 /** Bech32 of any length: like the SDK's `bech32.ConvertAndEncode`, encoding has no length limit (decoding has). */
 export function toBech32(prefix: string, data: Uint8Array): string {
-  return bech32.encode(prefix, bech32.toWords(data), false);
+  if (data.length > 64) return bech32.encode(prefix, bech32.toWords(data), false);
+  const k = `${prefix}\u0000${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1')}`;
+  let s = ENCODED.get(k);
+  if (s === undefined) {
+    s = bech32.encode(prefix, bech32.toWords(data), false);
+    ENCODED.set(k, s);
+  }
+  return s;
 }
 
 export interface Bech32Decoded { readonly prefix: string; readonly data: Uint8Array }
 
 /** Decodes a bech32 string; throws `decoding bech32 failed: <reason>` like the Cosmos SDK. */
 export function fromBech32(text: string): Bech32Decoded {
+  const hit = text.length <= 128 ? DECODED.get(text) : undefined;
+  // a fresh copy of the bytes: callers may keep or change them
+  if (hit !== undefined) return { prefix: hit.prefix, data: hit.data.slice() };
+  let out: Bech32Decoded;
   try {
     const { prefix, words } = bech32.decode(text as `${string}1${string}`, 1023);
-    return { prefix, data: bech32.fromWords(words) };
+    out = { prefix, data: bech32.fromWords(words) };
   } catch (e) {
     throw new Error(`decoding bech32 failed: ${(e as Error).message}`);
   }
+  if (text.length <= 128) DECODED.set(text, { prefix: out.prefix, data: out.data.slice() });
+  return out;
 }
 
 /**

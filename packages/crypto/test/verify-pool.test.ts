@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import { VerifyPool, sha256, signSecp256k1Digest, secp256k1PublicKey, uncompressSecp256k1, verifySecp256k1Digest, type VerifyItem } from '../src/index.js';
+
+const SECP_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+function highS(sig: Uint8Array): Uint8Array {
+  const s = BigInt('0x' + Buffer.from(sig.subarray(32)).toString('hex'));
+  const out = sig.slice();
+  out.set(Buffer.from((SECP_N - s).toString(16).padStart(64, '0'), 'hex'), 32);
+  return out;
+}
+
+describe('VerifyPool (secp256k1 on worker threads)', () => {
+  let pool: VerifyPool;
+  before(() => {
+    pool = new VerifyPool(2);
+  });
+  after(async () => {
+    await pool.close();
+  });
+
+  it('answers as verifySecp256k1Digest for valid, wrong, high-S and malformed checks, across workers and requests', async () => {
+    const items: VerifyItem[] = [];
+    for (let i = 0; i < 300; i++) {
+      const priv = sha256(new TextEncoder().encode(`key ${i % 7}`));
+      const digest = sha256(new TextEncoder().encode(`msg ${i}`));
+      const sig = signSecp256k1Digest(priv, digest);
+      const pub = i % 5 === 0 ? uncompressSecp256k1(secp256k1PublicKey(priv)) : secp256k1PublicKey(priv);
+      switch (i % 6) {
+        case 0: items.push({ pubkey: pub, digest, sig }); break;
+        case 1: items.push({ pubkey: pub, digest: sha256(digest), sig }); break; // another message
+        case 2: items.push({ pubkey: pub, digest, sig: highS(sig) }); break; // malleated: refused
+        case 3: items.push({ pubkey: pub, digest, sig: sig.subarray(0, 63) }); break; // malformed
+        case 4: items.push({ pubkey: pub.subarray(0, 20), digest, sig }); break; // malformed key
+        default: items.push({ pubkey: pub, digest, sig });
+      }
+    }
+    const want = items.map((it) => verifySecp256k1Digest(it.pubkey, it.digest, it.sig));
+    expect(want.filter(Boolean).length).to.be.greaterThan(50);
+    // several requests queued in one turn, so batches are split between the workers
+    const got = await Promise.all([pool.verify(items.slice(0, 100)), pool.verify(items.slice(100, 101)), pool.verify(items.slice(101))]);
+    expect(got.flat()).to.deep.equal(want);
+    expect(await pool.verify([])).to.deep.equal([]);
+  });
+
+  it('answers false for everything once closed (callers then verify on the main thread)', async () => {
+    const p = new VerifyPool(1);
+    const priv = sha256(new TextEncoder().encode('k'));
+    const digest = sha256(new TextEncoder().encode('m'));
+    const item = { pubkey: secp256k1PublicKey(priv), digest, sig: signSecp256k1Digest(priv, digest) };
+    expect(await p.verify([item])).to.deep.equal([true]);
+    await p.close();
+    expect(p.available).to.equal(false);
+    expect(await p.verify([item])).to.deep.equal([false]);
+  });
+});
