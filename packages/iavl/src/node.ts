@@ -3,8 +3,46 @@
  * database encoding (this package's own; only the hash has to match IAVL).
  */
 import { type Bytes, putUvarint, putVarint, readUvarint, sha256 } from './encoding.js';
+import { paddedLength, sha256Into, sha256PaddedHash } from './sha256.js';
 
 export const HASH_SIZE = 32;
+
+/**
+ * A node hash in memory: the 32 digest bytes as a 16-character string, each UTF-16 code unit holding two bytes
+ * (big-endian). A string is one small immutable heap object (about 50 bytes), where a `Uint8Array(32)` costs about
+ * 240 bytes in three objects; the tree holds a hash per node and its children's hashes, so this is most of the
+ * garbage collector's work per node. Converted to bytes only at the API boundary (root hashes, proofs).
+ */
+export type Hash = string;
+
+/** The `Hash` of `b[off, off + 32)`. */
+export function hashFromBytes(b: Uint8Array, off: number): Hash {
+  return String.fromCharCode(
+    (b[off]! << 8) | b[off + 1]!, (b[off + 2]! << 8) | b[off + 3]!, (b[off + 4]! << 8) | b[off + 5]!,
+    (b[off + 6]! << 8) | b[off + 7]!, (b[off + 8]! << 8) | b[off + 9]!, (b[off + 10]! << 8) | b[off + 11]!,
+    (b[off + 12]! << 8) | b[off + 13]!, (b[off + 14]! << 8) | b[off + 15]!, (b[off + 16]! << 8) | b[off + 17]!,
+    (b[off + 18]! << 8) | b[off + 19]!, (b[off + 20]! << 8) | b[off + 21]!, (b[off + 22]! << 8) | b[off + 23]!,
+    (b[off + 24]! << 8) | b[off + 25]!, (b[off + 26]! << 8) | b[off + 27]!, (b[off + 28]! << 8) | b[off + 29]!,
+    (b[off + 30]! << 8) | b[off + 31]!,
+  );
+}
+
+/** Write the 32 bytes of `h` at `out[off]`; returns the new offset. */
+export function putHash(out: Uint8Array, off: number, h: Hash): number {
+  for (let i = 0; i < 16; i++) {
+    const c = h.charCodeAt(i);
+    out[off++] = c >>> 8;
+    out[off++] = c & 0xff;
+  }
+  return off;
+}
+
+/** The 32 bytes of `h`, as a new array. */
+export function hashToBytes(h: Hash): Uint8Array {
+  const out = new Uint8Array(HASH_SIZE);
+  putHash(out, 0, h);
+  return out;
+}
 
 /**
  * A node of the tree. A leaf (height 0) holds a key and value; an inner node holds the smallest key of its right
@@ -22,12 +60,12 @@ export class Node {
   version: number;
   height: number;
   size: number;
-  hash: Bytes | undefined = undefined;
-  /** Storage id (0: not persisted yet). */
+  hash: Hash | undefined = undefined;
+  /** Storage id (0: not persisted yet; ids start at CHUNK). */
   id = 0;
-  leftHash: Bytes | undefined = undefined;
+  leftHash: Hash | undefined = undefined;
   leftId = 0;
-  rightHash: Bytes | undefined = undefined;
+  rightHash: Hash | undefined = undefined;
   rightId = 0;
   left: Node | undefined = undefined;
   right: Node | undefined = undefined;
@@ -36,7 +74,6 @@ export class Node {
   rh = 0;
   ls = 0;
   rs = 0;
-  persisted = false;
 
   constructor(key: Bytes, value: Bytes | undefined, version: number, height: number, size: number) {
     this.key = key;
@@ -44,6 +81,11 @@ export class Node {
     this.version = version;
     this.height = height;
     this.size = size;
+  }
+
+  /** Saved (or staged): immutable, with a hash and an id. */
+  get persisted(): boolean {
+    return this.id !== 0;
   }
 
   static leaf(key: Bytes, value: Bytes, version: number): Node {
@@ -112,6 +154,33 @@ export function innerHash(height: number, size: number, version: number, left: B
   return sha256(b.subarray(0, off));
 }
 
+/** `leafHash` as a `Hash` (JS SHA-256: no native call, no Buffer). */
+export function leafHashOf(key: Bytes, value: Bytes, version: number): Hash {
+  const b = ensurePre(paddedLength(3 + 10 + 10 + key.length + 1 + HASH_SIZE));
+  b[0] = 0; // varint(height = 0)
+  b[1] = 2; // varint(size = 1)
+  let off = putVarint(b, 2, version);
+  off = putUvarint(b, off, key.length);
+  off = put(b, off, key);
+  b[off++] = HASH_SIZE;
+  sha256Into(value, b, off);
+  off += HASH_SIZE;
+  return sha256PaddedHash(b, off);
+}
+
+/** `innerHash` as a `Hash` (JS SHA-256). */
+export function innerHashOf(height: number, size: number, version: number, left: Hash, right: Hash): Hash {
+  const b = ensurePre(paddedLength(30 + 2 + 2 * HASH_SIZE));
+  let off = putVarint(b, 0, height);
+  off = putVarint(b, off, size);
+  off = putVarint(b, off, version);
+  b[off++] = HASH_SIZE;
+  off = putHash(b, off, left);
+  b[off++] = HASH_SIZE;
+  off = putHash(b, off, right);
+  return sha256PaddedHash(b, off);
+}
+
 /** `out.set(src, off)`, as a loop for short arrays (a native `set` call costs more than copying 32 bytes). */
 function put(out: Uint8Array, off: number, src: Uint8Array): number {
   const n = src.length;
@@ -148,8 +217,8 @@ export function encodeNodeInto(n: Node, out: Uint8Array, off: number): number {
   out[off++] = (n.lh === n.height - 2 ? 1 : 0) | (n.rh === n.height - 2 ? 2 : 0);
   off = putUvarint(out, off, key.length);
   off = put(out, off, key);
-  off = put(out, off, n.leftHash!);
-  off = put(out, off, n.rightHash!);
+  off = putHash(out, off, n.leftHash!);
+  off = putHash(out, off, n.rightHash!);
   off = putUvarint(out, off, n.leftId);
   return putUvarint(out, off, n.rightId);
 }
@@ -165,7 +234,7 @@ function copyOut(buf: Uint8Array, a: number, b: number): Uint8Array {
  * Decode the persisted node stored at `buf[start, end)` (a chunk record entry). Fields are copies: the node keeps
  * nothing of `buf`.
  */
-export function decodeNode(buf: Uint8Array, start: number, end: number, hash: Bytes, id: number): Node {
+export function decodeNode(buf: Uint8Array, start: number, end: number, hash: Hash, id: number): Node {
   const height = buf[start]!;
   let [version, off] = readUvarint(buf, start + 1);
   let n: Node;
@@ -183,8 +252,8 @@ export function decodeNode(buf: Uint8Array, start: number, end: number, hash: By
     [klen, off] = readUvarint(buf, off);
     n = new Node(copyOut(buf, off, off + klen), undefined, version, height, size);
     off += klen;
-    n.leftHash = copyOut(buf, off, off + HASH_SIZE);
-    n.rightHash = copyOut(buf, off + HASH_SIZE, off + 2 * HASH_SIZE);
+    n.leftHash = hashFromBytes(buf, off);
+    n.rightHash = hashFromBytes(buf, off + HASH_SIZE);
     off += 2 * HASH_SIZE;
     [n.leftId, off] = readUvarint(buf, off);
     [n.rightId, off] = readUvarint(buf, off);
@@ -195,6 +264,5 @@ export function decodeNode(buf: Uint8Array, start: number, end: number, hash: By
   }
   n.hash = hash;
   n.id = id;
-  n.persisted = true;
   return n;
 }

@@ -21,7 +21,19 @@ import {
   readUvarint,
   writeBE64,
 } from './encoding.js';
-import { HASH_SIZE, Node, decodeNode, encodeNodeInto, encodedSizeBound, innerHash, leafHash } from './node.js';
+import {
+  HASH_SIZE,
+  type Hash,
+  Node,
+  decodeNode,
+  encodeNodeInto,
+  encodedSizeBound,
+  hashFromBytes,
+  hashToBytes,
+  innerHashOf,
+  leafHashOf,
+  putHash,
+} from './node.js';
 import {
   type CommitmentProof,
   type ExistenceProof,
@@ -81,19 +93,9 @@ export interface StagedVersion extends SavedVersion {
 // Sub-namespaces under the caller's prefix.
 const K_NODE = 0x6e; // 'n' || BE64(chunk)    -> up to CHUNK nodes with ids chunk*CHUNK + i (see encodeChunk)
 const K_ROOT = 0x72; // 'r' || BE64(version)  -> rootHash(32) || BE64(rootId) || BE64(nextId), or BE64(nextId) (empty tree)
-const K_ORPHAN = 0x6f; // 'o' || BE64(to)     -> (uvarint(id) || uvarint(from))*: nodes living in versions [from, to]
+const K_ORPHAN = 0x6f; // 'o' || BE64(to)     -> uvarint(id)*: nodes whose last version is `to`
 
 const EMPTY = new Uint8Array(0);
-
-/**
- * A 32-byte copy on the V8 heap: hashes are kept by the thousands, and a Buffer returned by `crypto.hash` has its own
- * external backing store, which costs the garbage collector far more than a small on-heap typed array.
- */
-function onHeap(h: Uint8Array): Uint8Array {
-  const out = new Uint8Array(HASH_SIZE);
-  for (let i = 0; i < HASH_SIZE; i++) out[i] = h[i]!;
-  return out;
-}
 
 /**
  * Nodes per database record. Node ids are assigned in post-order at save, and each version starts at a multiple
@@ -148,6 +150,84 @@ function pruneChunk(rec: Uint8Array, dead: Set<number>): Uint8Array | undefined 
   return out;
 }
 
+/** Size of the arenas the staged records are encoded into (a record that does not fit gets an arena of its own). */
+const ARENA = 256 * 1024;
+
+/**
+ * Encodes a version's new nodes, given in id order (contiguous ids, the first a multiple of CHUNK), into chunk
+ * records as they come, and puts each full record into the sink. Records are views into arenas allocated here
+ * (the sink may keep them until the batch is written).
+ */
+class ChunkWriter {
+  private arena = new Uint8Array(0);
+  /** write position; start of the current record's key; its value (the count byte); entries in it */
+  private pos = 0;
+  private rec = 0;
+  private hdr = 0;
+  private count = 0;
+  /** The nodes added, in id order. */
+  readonly nodes: Node[] = [];
+
+  constructor(
+    private readonly prefix: Bytes,
+    private readonly out: BatchSink,
+  ) {}
+
+  add(n: Node): void {
+    const need = encodedSizeBound(n);
+    if (this.count === 0) {
+      this.ensure(this.prefix.length + 10 + 4 * CHUNK + need);
+      const a = this.arena;
+      const p = this.prefix.length;
+      this.rec = this.pos;
+      a.set(this.prefix, this.pos);
+      a[this.pos + p] = K_NODE;
+      writeBE64(a, this.pos + p + 1, Math.floor(n.id / CHUNK));
+      this.hdr = this.pos + p + 9;
+      this.pos = this.hdr + 1 + 4 * CHUNK;
+    } else this.ensure(need);
+    const base = this.hdr + 1 + 4 * CHUNK;
+    this.pos = encodeNodeInto(n, this.arena, this.pos);
+    putU32le(this.arena, this.hdr + 1 + 4 * this.count, this.pos - base);
+    this.nodes.push(n);
+    if (++this.count === CHUNK) this.flush();
+  }
+
+  /** Put the current record (a last record of fewer than CHUNK entries has its data moved up to its header). */
+  flush(): void {
+    const c = this.count;
+    if (c === 0) return;
+    const a = this.arena;
+    a[this.hdr] = c;
+    if (c < CHUNK) {
+      const from = this.hdr + 1 + 4 * CHUNK;
+      a.copyWithin(this.hdr + 1 + 4 * c, from, this.pos);
+      this.pos -= 4 * (CHUNK - c);
+    }
+    this.out.put(a.subarray(this.rec, this.hdr), a.subarray(this.hdr, this.pos));
+    this.count = 0;
+  }
+
+  /** Room for `need` more bytes, moving the current record to a new arena if needed. */
+  private ensure(need: number): void {
+    if (this.pos + need <= this.arena.length) return;
+    const start = this.count === 0 ? this.pos : this.rec;
+    const used = this.pos - start;
+    const next = new Uint8Array(Math.max(ARENA, used + need + this.prefix.length + 10 + 4 * CHUNK));
+    if (used > 0) next.set(this.arena.subarray(start, this.pos), 0);
+    this.hdr -= start;
+    this.rec -= start;
+    this.pos = used;
+    this.arena = next;
+  }
+}
+
+/**
+ * Chunk records kept after a read (round robin): a version's nodes are stored in post-order, so the nodes of
+ * neighbouring subtrees, which sorted changes visit one after the other, often share a record.
+ */
+const RECENT = 8;
+
 const enum Side {
   Left = 0,
   Right = 1,
@@ -156,7 +236,9 @@ const enum Side {
 /** Reads persisted nodes: the pending (staged, not yet written) nodes, the cache, then the database. */
 class NodeReader {
   readonly cache: NodeCache;
-  pending: Map<number, Node> | undefined = undefined;
+  /** The staged version's nodes (written at commit), by id - `pendingFirst`. */
+  pending: Node[] | undefined = undefined;
+  pendingFirst = 0;
   /** Persisted nodes above this height keep references to their children (the pinned top of the tree). */
   pinHeight = 1 << 30;
   private readonly keyBuf: Uint8Array;
@@ -182,37 +264,46 @@ class NodeReader {
     return k;
   }
 
-  /** The last chunk record read (consecutive loads often hit the same record). */
-  private lastChunk = -1;
-  private lastRec: Uint8Array | undefined = undefined;
+  /** The last RECENT chunk records read, by chunk number (-1: none), written round robin. */
+  private readonly recChunks = new Float64Array(RECENT).fill(-1);
+  private readonly recs: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(RECENT).fill(undefined);
+  private recNext = 0;
 
-  /** Forget the last chunk record read (after pruning rewrote records). */
+  /** Forget the chunk records kept (after pruning rewrote records, and at commit). */
   invalidate(): void {
-    this.lastChunk = -1;
-    this.lastRec = undefined;
+    this.recChunks.fill(-1);
+    this.recs.fill(undefined);
   }
 
-  load(id: number, hash: Bytes): Node {
+  load(id: number, hash: Hash): Node {
+    const pend = this.pending;
+    if (pend !== undefined && id >= this.pendingFirst && id - this.pendingFirst < pend.length) return pend[id - this.pendingFirst]!;
     const c = this.cache.get(id);
     if (c !== undefined) return c;
-    if (this.pending !== undefined) {
-      const p = this.pending.get(id);
-      if (p !== undefined) return p;
-    }
     const chunk = Math.floor(id / CHUNK);
     let rec: Uint8Array | undefined;
-    if (chunk === this.lastChunk) rec = this.lastRec;
-    else {
+    const rc = this.recChunks;
+    for (let i = 0; i < RECENT; i++) {
+      if (rc[i] === chunk) {
+        rec = this.recs[i];
+        break;
+      }
+    }
+    if (rec === undefined) {
       writeBE64(this.keyBuf, this.prefix.length + 1, chunk);
       rec = this.db.getSync(this.keyBuf);
       this.reads++;
-      this.lastChunk = rec === undefined ? -1 : chunk;
-      this.lastRec = rec;
+      if (rec !== undefined) {
+        const i = this.recNext;
+        rc[i] = chunk;
+        this.recs[i] = rec;
+        this.recNext = i + 1 === RECENT ? 0 : i + 1;
+      }
     }
     const [a, b] = rec === undefined ? [0, 0] : chunkEntry(rec, id - chunk * CHUNK);
     if (a === b) throw new Error(`iavl: node ${id} not found (pruned version?)`);
     const n = decodeNode(rec!, a, b, hash, id); // copies: the cached node does not keep the record alive
-    this.cache.add(id, n);
+    this.cache.add(id, n, n.height === 0 ? 0 : 1);
     return n;
   }
 
@@ -310,7 +401,7 @@ export class TreeView extends TreeReads {
 
   /** The root hash (sha256("") when empty). */
   get rootHash(): Bytes {
-    return this.root?.hash ?? EMPTY_HASH;
+    return this.root === undefined ? EMPTY_HASH : hashToBytes(this.root.hash!);
   }
 
   /**
@@ -344,7 +435,7 @@ export class TreeView extends TreeReads {
     const stack: Node[] = [this.root];
     while (stack.length > 0) {
       const n = stack.pop()!;
-      yield n.hash!;
+      yield hashToBytes(n.hash!);
       if (n.height > 0) stack.push(this.reader.child(n, Side.Right), this.reader.child(n, Side.Left));
     }
   }
@@ -357,10 +448,10 @@ export class TreeView extends TreeReads {
     const path: PathStep[] = [];
     while (n.height > 0) {
       if (compareBytes(key, n.key) < 0) {
-        path.push({ height: n.height, size: n.size, version: n.version, right: n.rightHash! });
+        path.push({ height: n.height, size: n.size, version: n.version, right: hashToBytes(n.rightHash!) });
         n = r.child(n, Side.Left);
       } else {
-        path.push({ height: n.height, size: n.size, version: n.version, left: n.leftHash! });
+        path.push({ height: n.height, size: n.size, version: n.version, left: hashToBytes(n.leftHash!) });
         n = r.child(n, Side.Right);
       }
     }
@@ -389,8 +480,8 @@ export class IavlTree extends TreeReads {
   private versions: number[];
   private savedRoot: Node | undefined;
   private root: Node | undefined;
-  /** Persisted nodes replaced since the last save: id -> node. */
-  private orphans = new Map<number, Node>();
+  /** Ids of the persisted nodes replaced since the last save. */
+  private orphans: number[] = [];
   /** The next node id. */
   private nextId = 1;
   private readonly pinnedLevels: number;
@@ -454,7 +545,7 @@ export class IavlTree extends TreeReads {
 
   /** The root hash of the latest saved version (sha256("") when empty or none). */
   get rootHash(): Bytes {
-    return this.savedRoot?.hash ?? EMPTY_HASH;
+    return this.savedRoot === undefined ? EMPTY_HASH : hashToBytes(this.savedRoot.hash!);
   }
 
   /** Saved versions still available, ascending. */
@@ -534,15 +625,15 @@ export class IavlTree extends TreeReads {
     return k;
   }
 
-  private readRootRecord(version: number): { hash: Bytes | undefined; id: number; nextId: number } {
+  private readRootRecord(version: number): { hash: Hash | undefined; id: number; nextId: number } {
     const r = this.db.getSync(this.rootKey(version));
     if (r === undefined) throw new Error(`iavl: version ${version} does not exist`);
     if (r.length === 8) return { hash: undefined, id: 0, nextId: readBE64(r, 0) };
     if (r.length !== HASH_SIZE + 16) throw new Error(`iavl: bad root record of version ${version}`);
-    return { hash: r.subarray(0, HASH_SIZE), id: readBE64(r, HASH_SIZE), nextId: readBE64(r, HASH_SIZE + 8) };
+    return { hash: hashFromBytes(r, 0), id: readBE64(r, HASH_SIZE), nextId: readBE64(r, HASH_SIZE + 8) };
   }
 
-  private rootOf(rec: { hash: Bytes | undefined; id: number }): Node | undefined {
+  private rootOf(rec: { hash: Hash | undefined; id: number }): Node | undefined {
     return rec.hash === undefined ? undefined : this.reader.load(rec.id, rec.hash);
   }
 
@@ -570,7 +661,7 @@ export class IavlTree extends TreeReads {
       return false;
     }
     this.updated = false;
-    this.root = this.setRec(this.root, key, value, v);
+    this.root = this.setRec(this.root, key, value, v, undefined);
     return this.updated;
   }
 
@@ -590,7 +681,7 @@ export class IavlTree extends TreeReads {
   rollback(): void {
     this.assertNotStaged();
     this.root = this.savedRoot;
-    this.orphans.clear();
+    this.orphans.length = 0;
   }
 
   private assertNotStaged(): void {
@@ -598,7 +689,10 @@ export class IavlTree extends TreeReads {
   }
 
   private orphan(n: Node): void {
-    if (n.persisted) this.orphans.set(n.id, n);
+    if (n.persisted) {
+      this.orphans.push(n.id);
+      this.reader.cache.cool(n.id); // from now on it only serves views of older versions: first to leave the cache
+    }
   }
 
   /** A node of the working version to modify: a dirty node itself, or a dirty copy of a persisted one. */
@@ -634,7 +728,12 @@ export class IavlTree extends TreeReads {
     return n.lh - n.rh;
   }
 
-  private setRec(node: Node, key: Bytes, value: Bytes, version: number): Node {
+  /**
+   * Set `key` in the subtree of `node`. `minKey` is the smallest key of that subtree when known: the key of the
+   * nearest ancestor the path went right at (an inner node's key is the smallest key of its right subtree), so a
+   * persisted leaf on the path is known by its key, id and hash in its parent and is never read (see `setInLeaf`).
+   */
+  private setRec(node: Node, key: Bytes, value: Bytes, version: number, minKey: Bytes | undefined): Node {
     if (node.height === 0) {
       const c = compareBytes(key, node.key);
       if (c === 0) {
@@ -649,11 +748,48 @@ export class IavlTree extends TreeReads {
       return inner;
     }
     const n = this.mutable(node, version);
-    if (compareBytes(key, n.key) < 0) this.setChild(n, Side.Left, this.setRec(this.reader.child(n, Side.Left), key, value, version));
-    else this.setChild(n, Side.Right, this.setRec(this.reader.child(n, Side.Right), key, value, version));
+    if (compareBytes(key, n.key) < 0) {
+      const c = n.left;
+      if (c === undefined && n.lh === 0 && minKey !== undefined) this.setInLeaf(n, Side.Left, minKey, key, value, version);
+      else this.setChild(n, Side.Left, this.setRec(c ?? this.reader.child(n, Side.Left), key, value, version, minKey));
+    } else {
+      const c = n.right;
+      if (c === undefined && n.rh === 0) this.setInLeaf(n, Side.Right, n.key, key, value, version);
+      else this.setChild(n, Side.Right, this.setRec(c ?? this.reader.child(n, Side.Right), key, value, version, n.key));
+    }
     if (this.updated) return n;
     this.calcHeightAndSize(n);
     return this.balance(n, version);
+  }
+
+  /**
+   * `setRec` at the persisted leaf child `side` of dirty `n`, known only by its key `leafKey`, id and hash (in `n`):
+   * an update replaces it by a new leaf, an insert by an inner node over it and the new leaf (IAVL's leaf split).
+   */
+  private setInLeaf(n: Node, side: Side, leafKey: Bytes, key: Bytes, value: Bytes, version: number): void {
+    const c = compareBytes(key, leafKey);
+    const id = side === Side.Left ? n.leftId : n.rightId;
+    if (c === 0) {
+      this.orphans.push(id);
+      this.updated = true;
+      this.setChild(n, side, Node.leaf(leafKey, copyBytes(value), version));
+      return;
+    }
+    const hash = side === Side.Left ? n.leftHash : n.rightHash;
+    const leaf = Node.leaf(copyBytes(key), copyBytes(value), version);
+    const inner = new Node(c < 0 ? leafKey : leaf.key, undefined, version, 1, 2);
+    if (c < 0) {
+      this.setChild(inner, Side.Left, leaf);
+      inner.rightHash = hash;
+      inner.rightId = id;
+      inner.rs = 1;
+    } else {
+      inner.leftHash = hash;
+      inner.leftId = id;
+      inner.ls = 1;
+      this.setChild(inner, Side.Right, leaf);
+    }
+    this.setChild(n, side, inner);
   }
 
   private removeRec(node: Node, key: Bytes, version: number): Removed | undefined {
@@ -755,55 +891,23 @@ export class IavlTree extends TreeReads {
     if (this.versions.length > 0 && version <= this.version) throw new Error('iavl: version overflow');
     const collector = sink === undefined ? new OpsCollector() : undefined;
     const out: BatchSink = sink ?? collector!;
-    const pending = new Map<number, Node>();
     const root = this.root;
     const previousNextId = this.nextId;
     // Each version's nodes start a new chunk record.
     if (root !== undefined && !root.persisted) this.nextId = Math.ceil(this.nextId / CHUNK) * CHUNK || CHUNK;
-    const stats = { nodes: 0, orphans: this.orphans.size, hashMs: 0, encodeMs: 0 };
+    const firstId = this.nextId;
+    const stats = { nodes: 0, orphans: this.orphans.length, hashMs: 0, encodeMs: 0 };
+    let pending: Node[] = [];
     if (root !== undefined && !root.persisted) {
       const t0 = performance.now();
-      // Hash and number the dirty nodes bottom-up (post-order: ids are contiguous, children before parents).
-      const dirty: Node[] = [];
-      const pinHeight = Math.max(1, root.height - this.pinnedLevels);
-      this.hashDirty(root, dirty, pinHeight);
-      const t1 = performance.now();
-      stats.hashMs = t1 - t0;
-      stats.nodes = dirty.length;
-      // Encode them into one arena, CHUNK nodes per record; keys and values are views into it.
-      const p = this.prefix.length;
-      let total = 0;
-      for (const n of dirty) total += encodedSizeBound(n);
-      total += (Math.ceil(dirty.length / CHUNK) + 1) * (p + 9 + 1 + 4 * CHUNK);
-      const arena = Buffer.allocUnsafe(total);
-      let off = 0;
-      for (let i = 0; i < dirty.length; ) {
-        const first = dirty[i]!.id;
-        const chunk = Math.floor(first / CHUNK);
-        const lead = first - chunk * CHUNK;
-        const m = Math.min(dirty.length - i, CHUNK - lead);
-        const count = lead + m;
-        const k = off;
-        arena.set(this.prefix, off);
-        arena[off + p] = K_NODE;
-        writeBE64(arena, off + p + 1, chunk);
-        off += p + 9;
-        const v = off;
-        arena[off] = count;
-        const hdr = off + 1;
-        const base = hdr + 4 * count;
-        for (let e = 0; e < lead; e++) putU32le(arena, hdr + 4 * e, 0);
-        off = base;
-        for (let e = 0; e < m; e++) {
-          const n = dirty[i + e]!;
-          off = encodeNodeInto(n, arena, off);
-          putU32le(arena, hdr + 4 * (lead + e), off - base);
-          pending.set(n.id, n);
-        }
-        out.put(arena.subarray(k, v), arena.subarray(v, off));
-        i += m;
-      }
-      stats.encodeMs = performance.now() - t1;
+      // Hash, number and encode the dirty nodes bottom-up (post-order: ids are contiguous, children before
+      // parents), CHUNK nodes per record; keys and values are views into the writer's arenas.
+      const w = new ChunkWriter(this.prefix, out);
+      this.hashDirty(root, Math.max(1, root.height - this.pinnedLevels), w);
+      w.flush();
+      pending = w.nodes;
+      stats.hashMs = performance.now() - t0;
+      stats.nodes = pending.length;
     }
     this.lastStage = stats;
     let rec: Uint8Array;
@@ -812,27 +916,25 @@ export class IavlTree extends TreeReads {
       writeBE64(rec, 0, this.nextId);
     } else {
       rec = new Uint8Array(HASH_SIZE + 16);
-      rec.set(root.hash!, 0);
+      putHash(rec, 0, root.hash!);
       writeBE64(rec, HASH_SIZE, root.id);
       writeBE64(rec, HASH_SIZE + 8, this.nextId);
     }
     out.put(this.rootKey(version), rec);
-    if (this.orphans.size > 0) {
-      const list = new Uint8Array(this.orphans.size * 18);
+    if (this.orphans.length > 0) {
+      const list = new Uint8Array(this.orphans.length * 8);
       let off = 0;
-      for (const o of this.orphans.values()) {
-        off = putUvarint(list, off, o.id);
-        off = putUvarint(list, off, o.version);
-      }
+      for (const id of this.orphans) off = putUvarint(list, off, id);
       out.put(this.orphanKey(this.version), list.subarray(0, off));
     }
-    this.orphans.clear();
+    this.orphans.length = 0;
     this.staged = { previousRoot: this.savedRoot, previousVersions: this.versions.slice(), previousNextId };
     this.reader.pending = pending;
+    this.reader.pendingFirst = firstId;
     this.versions.push(version);
     this.savedRoot = root;
     this.updatePin();
-    return { version, rootHash: root === undefined ? EMPTY_HASH : root.hash!, ops: collector?.ops ?? [] };
+    return { version, rootHash: root === undefined ? EMPTY_HASH : hashToBytes(root.hash!), ops: collector?.ops ?? [] };
   }
 
   /** The staged version was written: its nodes move into the cache. */
@@ -841,7 +943,16 @@ export class IavlTree extends TreeReads {
     const pending = this.reader.pending!;
     this.reader.pending = undefined;
     this.staged = undefined;
-    for (const [id, n] of pending) this.reader.cache.add(id, n);
+    // Inner nodes go to the cache hot (the next changes walk them); new leaves only cold and where there is room:
+    // changes never read the leaf they replace (see setInLeaf), so leaves only serve reads.
+    const cache = this.reader.cache;
+    // Nodes at or above the pin height need no cache: their parents keep references to them.
+    const pin = this.reader.pinHeight;
+    for (let i = 0; i < pending.length; i++) {
+      const n = pending[i]!;
+      if (n.height === 0) cache.offer(n.id, n);
+      else if (n.height < pin) cache.add(n.id, n, 1);
+    }
     this.reader.invalidate();
   }
 
@@ -855,7 +966,7 @@ export class IavlTree extends TreeReads {
     this.savedRoot = s.previousRoot;
     this.root = s.previousRoot;
     this.nextId = s.previousNextId;
-    this.orphans.clear();
+    this.orphans.length = 0;
     this.updatePin();
   }
 
@@ -874,22 +985,23 @@ export class IavlTree extends TreeReads {
   }
 
   /**
-   * Post-order: hash the dirty nodes under dirty `n`, give them ids, mark them persisted and list them in
-   * `dirty`. Child references are kept only in the pinned top levels (the rest is reached through the cache).
+   * Post-order: hash the dirty nodes under dirty `n`, give them ids, mark them persisted and encode them into `w`
+   * (in id order). Child references are kept only in the pinned top levels (the rest is reached through the cache).
+   * A node is encoded right after it is hashed, while its fields are still in the CPU cache.
    */
-  private hashDirty(n: Node, dirty: Node[], pinHeight: number): void {
+  private hashDirty(n: Node, pinHeight: number, w: ChunkWriter): void {
     if (n.height === 0) {
-      n.hash = onHeap(leafHash(n.key, n.value!, n.version));
+      n.hash = leafHashOf(n.key, n.value!, n.version);
     } else {
       const l = n.left;
       if (l !== undefined) {
-        if (!l.persisted) this.hashDirty(l, dirty, pinHeight);
+        if (!l.persisted) this.hashDirty(l, pinHeight, w);
         n.leftHash = l.hash;
         n.leftId = l.id;
       }
       const r = n.right;
       if (r !== undefined) {
-        if (!r.persisted) this.hashDirty(r, dirty, pinHeight);
+        if (!r.persisted) this.hashDirty(r, pinHeight, w);
         n.rightHash = r.hash;
         n.rightId = r.id;
       }
@@ -897,17 +1009,16 @@ export class IavlTree extends TreeReads {
         n.left = undefined;
         n.right = undefined;
       }
-      n.hash = onHeap(innerHash(n.height, n.size, n.version, n.leftHash!, n.rightHash!));
+      n.hash = innerHashOf(n.height, n.size, n.version, n.leftHash!, n.rightHash!);
     }
-    n.id = this.nextId++;
-    n.persisted = true;
-    dirty.push(n);
+    n.id = this.nextId++; // persisted from now on
+    w.add(n);
   }
 
   // ---------------------------------------------------------------------------------------------------------
   // Pruning
 
-  /** The orphan list of version `to`: [id, from] pairs. */
+  /** The orphan list of version `to`: node ids. */
   private readOrphans(to: number): number[] {
     const rec = this.db.getSync(this.orphanKey(to));
     const out: number[] = [];
@@ -915,19 +1026,18 @@ export class IavlTree extends TreeReads {
     let off = 0;
     while (off < rec.length) {
       let id: number;
-      let from: number;
       [id, off] = readUvarint(rec, off);
-      [from, off] = readUvarint(rec, off);
-      out.push(id, from);
+      out.push(id);
     }
     return out;
   }
 
   /**
    * Delete saved version `version` (not the latest): its root record, and the nodes no other kept version
-   * references (IAVL's orphan scheme: an orphan `(id, from)` in the list of version `to` says the node lives in
-   * versions [from, to]; deleting `to` deletes the node unless the previous kept version is >= from, in which
-   * case the orphan moves to that version's list). Written in one batch.
+   * references (IAVL's orphan scheme: an orphan in the list of version `to` is a node living in versions
+   * [from, to]; deleting `to` deletes the node unless the previous kept version p is >= from, in which case the
+   * orphan moves to p's list). Ids grow with versions, so `p >= from` is `id < nextId(p)`, the next id recorded
+   * in p's root record: the lists need not store `from`. Written in one batch.
    */
   async deleteVersion(version: number): Promise<void> {
     this.assertNotStaged();
@@ -939,11 +1049,11 @@ export class IavlTree extends TreeReads {
     const deleted: number[] = [];
     const orphans = this.readOrphans(version);
     const moved: number[] = [];
-    for (let i = 0; i < orphans.length; i += 2) {
-      const id = orphans[i]!;
-      const from = orphans[i + 1]!;
-      if (predecessor < from) deleted.push(id);
-      else moved.push(id, from);
+    // nodes with ids >= bound were created after the predecessor: no kept version before `version` has them
+    const bound = predecessor > 0 ? this.readRootRecord(predecessor).nextId : 0;
+    for (const id of orphans) {
+      if (id >= bound) deleted.push(id);
+      else moved.push(id);
     }
     if (moved.length > 0) {
       const prev = this.readOrphans(predecessor);
@@ -980,7 +1090,6 @@ export class IavlTree extends TreeReads {
       while (off < list.length) {
         let id: number;
         [id, off] = readUvarint(list, off);
-        [, off] = readUvarint(list, off);
         deleted.push(id);
       }
       batch.del(k);

@@ -4,7 +4,9 @@ import { Commitment, VersionNotFoundError, type ProofOp } from './commitment.js'
 import { assertBytes, bytesEqual, compareBytes, toKey } from './keys.js';
 import {
   FIRST_HEIGHT_KEY,
+  FORMAT_KEY,
   META_KEY,
+  STORE_FORMAT,
   NS_FIRST_EXTERNAL,
   NS_LEGACY_CHANGES,
   NS_LEGACY_VERSIONS,
@@ -119,6 +121,16 @@ export class CommitStore {
             `${dir} was written by an older chaind (state history without the IAVL state commitment); this version ` +
             'cannot continue it: export the state with the older version (chaind export) and start a new chain from ' +
             'it, or remove the data folder',
+          );
+        }
+      }
+      if (height > 0) {
+        const f = await db.get(FORMAT_KEY);
+        if (f === undefined || readBE64(f, 0) !== STORE_FORMAT) {
+          throw new Error(
+            `${dir} was written by an older chaind (state tree format ${f === undefined ? 1 : readBE64(f, 0)}, this version ` +
+            `reads format ${STORE_FORMAT}); export the state with the older version (chaind export) and start a new chain ` +
+            'from it, or remove the data folder',
           );
         }
       }
@@ -261,6 +273,7 @@ export class CommitStore {
         }
         batch.put(META_KEY, encodeMeta(height, appHash));
         if (firstBlock && height !== 1) batch.put(FIRST_HEIGHT_KEY, encodeMeta(height, GENESIS_APP_HASH));
+        if (firstBlock) batch.put(FORMAT_KEY, encodeMeta(STORE_FORMAT, GENESIS_APP_HASH));
         for (const op of extraOps) {
           if (op.type === 'put') batch.put(op.key, op.value);
           else batch.del(op.key);

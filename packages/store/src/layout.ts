@@ -7,6 +7,7 @@
  *               0x03 || 0x02                -> BE64(first height) (absent: 1)
  *               0x03 || 0x03                -> the mounted stores (commitment.ts)
  *               0x03 || 0x04                -> BE64(last pruned height) (absent: 0)
+ *               0x03 || 0x05                -> BE64(format): the tree format (STORE_FORMAT), written with the first block
  *   NS_TREES    0x05 || name || '/' || ...  -> the IAVL tree of store `name` (nodes, roots, orphans: @chain/iavl)
  *
  * 0x02 and 0x04 held the flat state history of the first store format (before the IAVL commitment); they are
@@ -37,6 +38,13 @@ export const META_KEY: Bytes = new Uint8Array([NS_META, 0x01]);
  * exported genesis with `initial_height` > 1); absent in a store whose first block was height 1.
  */
 export const FIRST_HEIGHT_KEY: Bytes = new Uint8Array([NS_META, 0x02]);
+
+/**
+ * The on-disk format of the state trees: 2 since the orphan lists hold node ids only (@chain/iavl). A database with
+ * blocks but another (or no) format is refused at open: its pruning would misread the orphan lists.
+ */
+export const STORE_FORMAT = 2;
+export const FORMAT_KEY: Bytes = new Uint8Array([NS_META, 0x05]);
 
 /** NS_STATE || key. */
 export function stateKey(key: Bytes): Bytes {

@@ -215,4 +215,16 @@ describe('CommitStore: the state commitment (an IAVL tree per store)', () => {
     const e = await CommitStore.open(tmp.dir).catch((x: unknown) => x);
     expect((e as Error).message).to.match(/written by an older chaind .* export the state with the older version/);
   });
+
+  it('refuses a database of the first tree format (no format record: orphan lists of the old layout)', async () => {
+    store = await CommitStore.open(tmp.dir);
+    await store.commit(1, [{ key: kv('acc', Uint8Array.of(1)), value: Uint8Array.of(1) }]);
+    await store.close();
+    store = undefined;
+    const db = new ClassicLevel<Bytes, Bytes>(tmp.dir, { keyEncoding: 'view', valueEncoding: 'view' });
+    await db.del(Uint8Array.of(0x03, 0x05));
+    await db.close();
+    const e = await CommitStore.open(tmp.dir).catch((x: unknown) => x);
+    expect((e as Error).message).to.match(/written by an older chaind \(state tree format 1, this version reads format 2\)/);
+  });
 });
