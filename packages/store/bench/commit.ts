@@ -108,7 +108,7 @@ async function benchCommit(): Promise<void> {
     await store.close();
     t0 = process.hrtime.bigint();
     store = await CommitStore.open(dir);
-    console.log(`reopen (load state to memory): ${(ms(t0) / 1000).toFixed(1)} s at height ${height}`);
+    console.log(`reopen (metadata and tree roots): ${(ms(t0) / 1000).toFixed(1)} s at height ${height}`);
     t0 = process.hrtime.bigint();
     await store.getAt(1, keys[5]!);
     console.log(`getAt(1, key):                 ${ms(t0).toFixed(2)} ms`);
