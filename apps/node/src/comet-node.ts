@@ -14,14 +14,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { App } from '@chain/app';
+import type { App, InitChainRequest } from '@chain/app';
 import { AbciServer } from '@chain/abci-server';
 import { ensureCometbft } from '@chain/cometbft';
 import { CommitStore } from '@chain/store';
 import { storeOptions } from './config/store-options.js';
 import type { NodeConfig } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
-import { readGenesis } from './config/init.js';
+import { openGenesis } from './config/init.js';
+import { nodeProgress, withProgress } from './progress.js';
 import { createChainApp } from './app.js';
 import type { ChainApp } from './app.js';
 import { CometSource, createLogger, instrumentAbciApp, registerNodeServices } from '@chain/server';
@@ -160,7 +161,10 @@ export class CometNode {
     // the app's and the transports' metrics, none of the names CometBFT serves (NodeMetrics' consensusMetrics)
     const metrics = createNodeMetrics(config, false);
     if (metrics) cometMetricsAddresses(config); // a bad or colliding address fails here, before anything starts
-    const genesis = readGenesis(config.home);
+    // the top-level fields only (CometBFT hands app_state to InitChain as bytes)
+    const genesisFile = openGenesis(config.home);
+    const genesis = genesisFile.doc;
+    genesisFile.close();
     const dataDir = join(config.home, 'data');
     mkdirSync(dataDir, { recursive: true });
     const store = await CommitStore.open(join(dataDir, 'chain.db'), storeOptions(config.app));
@@ -198,7 +202,15 @@ export class CometNode {
       const inst = { ...this.config.config.instrumentation, prometheus_listen_addr: app };
       this.metricsServer = await startNodeMetricsServer(this.metrics, { ...this.config, config: { ...this.config.config, instrumentation: inst } }, this.log);
     }
-    const abciApp = this.metrics ? instrumentAbciApp(this.app, this.metrics) : this.app;
+    const served = this.metrics ? instrumentAbciApp(this.app, this.metrics) : this.app;
+    // InitChain from CometBFT: the import's progress displays (app_state_bytes is read in sections and chunks)
+    const progress = nodeProgress(this.log);
+    const abciApp = new Proxy(served, {
+      get(target, prop, receiver) {
+        if (prop === 'initChain') return (req: InitChainRequest) => target.initChain(withProgress(req, progress));
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
     this.abci = await AbciServer.listen({ app: abciApp, address: this.config.config.abci.laddr, log: abciLog });
     if (!this.config.config.cometbft.rpc) {
       const bin = await ensureCometbft({ log: (l) => this.log.info(l) });

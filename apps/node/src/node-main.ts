@@ -6,7 +6,6 @@ import { applyFlags, devDefaults, loadConfig, FLAG_TARGETS } from './config/conf
 import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM, BECH32_PREFIX, DEV_GOV_PERIOD, GOV_MIN_DEPOSIT } from './config/init.js';
 import { VERSION } from './version.js';
 import { LOCALNET_USAGE } from './localnet-usage.js';
-import { writeFileSync } from 'node:fs';
 import { DEV_MNEMONIC, fromBech32, toBech32 } from '@chain/crypto';
 import { CLIENT_USAGE } from './cli/commands.js';
 
@@ -103,14 +102,22 @@ export async function runNodeCommand(argv: readonly string[]): Promise<void> {
       if (h !== undefined && (typeof h !== 'string' || !/^[1-9]\d*$/.test(h))) throw new Error(`--height expects a positive integer, got ${String(h)}`);
       const out = args.flags['output-document'];
       if (out !== undefined && typeof out !== 'string') throw new Error('--output-document expects a file path');
-      const { exportGenesisDoc } = await import('./export.js');
-      const doc = await exportGenesisDoc({ home, height: h === undefined ? undefined : Number(h) });
-      const text = JSON.stringify(doc, null, 2) + '\n';
+      const [{ writeExport, fileSink, streamSink }, { nodeProgress }] = await Promise.all([import('./export.js'), import('./progress.js')]);
+      // a display per large field on stderr: a redrawn bar on a terminal, the node's log lines otherwise
+      const progress = nodeProgress(log);
+      const height = h === undefined ? undefined : Number(h);
       if (out) {
-        writeFileSync(out, text);
-        process.stderr.write(`exported height ${Number(doc.initial_height) - 1} of ${doc.chain_id} to ${out}\n`);
+        const file = fileSink(out);
+        try {
+          const r = await writeExport({ home, height, sink: file.sink, progress });
+          file.commit();
+          process.stderr.write(`exported height ${r.height} of ${r.chainId} to ${out}\n`);
+        } catch (e) {
+          file.abort();
+          throw e;
+        }
       } else {
-        process.stdout.write(text);
+        await writeExport({ home, height, sink: streamSink(process.stdout), progress });
       }
       return;
     }

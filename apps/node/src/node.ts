@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { App } from '@chain/app';
+import { nodeProgress } from './progress.js';
 import { CommitStore } from '@chain/store';
 import { storeOptions } from './config/store-options.js';
 import { EventBus } from '@chain/events';
@@ -14,7 +15,8 @@ import type { EngineHalt } from '@chain/consensus';
 import { nativeKeccak, nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
 import type { NodeConfig } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
-import { BECH32_PREFIX, readGenesis, readValidatorKey } from './config/init.js';
+import { BECH32_PREFIX, openGenesis, readValidatorKey } from './config/init.js';
+import type { OpenGenesis } from './config/init.js';
 import { createChainApp, VERSION } from './app.js';
 import type { ChainApp } from './app.js';
 import { COMETBFT_VERSION, EmbeddedSource, createLogger, instrumentAbciApp, registerNodeServices, startRpcServer } from '@chain/server';
@@ -38,6 +40,8 @@ export class Node {
   /** `GET /metrics` (config.toml `[instrumentation] prometheus`) */
   metricsServer?: MetricsServer;
   private offMetrics: (() => void)[] = [];
+  /** the genesis file, open until the engine has started (InitChain reads its app_state) */
+  private genesisFile: OpenGenesis | undefined;
   private constructor(
     readonly config: NodeConfig,
     readonly store: CommitStore,
@@ -65,11 +69,19 @@ export class Node {
     const metrics = createNodeMetrics(config);
     if (!nativeSecp256k1) log.warn('native secp256k1 binding not loaded: signature checks fall back to pure JS (slow)');
     if (!nativeKeccak) log.warn('native keccak addon not loaded: keccak256 falls back to pure JS (slow)');
-    const genesis = readGenesis(config.home);
+    // the top-level fields only: app_state is read section by section by InitChain, on a fresh chain only
+    const genesisFile = openGenesis(config.home);
+    const genesis = genesisFile.doc;
     const valKey = readValidatorKey(config.home);
     const dataDir = join(config.home, 'data');
     mkdirSync(dataDir, { recursive: true });
-    const store = await CommitStore.open(join(dataDir, 'chain.db'), storeOptions(config.app));
+    let store: CommitStore;
+    try {
+      store = await CommitStore.open(join(dataDir, 'chain.db'), storeOptions(config.app));
+    } catch (e) {
+      genesisFile.close();
+      throw e;
+    }
     try {
       let engineRef: Engine | undefined;
       const jsonRpc = config.app['json-rpc'];
@@ -101,6 +113,8 @@ export class Node {
         bus,
         indexer,
         genesis,
+        appStateSource: genesisFile.appStateSource,
+        genesisProgress: nodeProgress(log),
         validatorKey: seedOfPrivValidatorKey(valKey),
         timeoutCommitMs: parseDurationMs(config.config.consensus.timeout_commit),
         mempool: new Mempool({ maxTxs: mp.size, maxTxsBytes: mp.max_txs_bytes, maxTxBytes: mp.max_tx_bytes, cacheSize: mp.cache_size }),
@@ -119,8 +133,11 @@ export class Node {
         broadcastTimeoutMs: parseDurationMs(rpcCfg.timeout_broadcast_tx_commit), appVersion: VERSION, bech32Prefix: BECH32_PREFIX,
       });
       if (metrics) instrumentEngineCheckTx(engine, metrics);
-      return new Node(config, store, parts, engine, bus, log, source, metrics);
+      const node = new Node(config, store, parts, engine, bus, log, source, metrics);
+      node.genesisFile = genesisFile;
+      return node;
     } catch (e) {
+      genesisFile.close();
       await store.close();
       throw e;
     }
@@ -128,7 +145,12 @@ export class Node {
 
   /** Starts block production and the transports enabled in the config. */
   async start(): Promise<void> {
-    await this.engine.start();
+    try {
+      await this.engine.start();
+    } finally {
+      this.genesisFile?.close();
+      this.genesisFile = undefined;
+    }
     const metrics = this.metrics;
     if (metrics) {
       // consensus and mempool metrics, observed from the engine's committed blocks (the engine knows no metrics)
@@ -162,6 +184,8 @@ export class Node {
   }
 
   async stop(): Promise<void> {
+    this.genesisFile?.close();
+    this.genesisFile = undefined;
     for (const off of this.offMetrics.splice(0)) off();
     await this.metricsServer?.close();
     await this.jsonRpc?.close();

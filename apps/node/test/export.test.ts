@@ -14,7 +14,7 @@
  *      blocks, and they continue: the first block is initial_height, the unbondings in flight mature.
  */
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BlockIdFlags } from '@chain/app';
@@ -31,7 +31,8 @@ import { wrapEthereumTx } from '@chain/evm';
 import { createChainApp } from '../src/app.js';
 import type { ChainApp } from '../src/app.js';
 import { initHome, readGenesis, readValidatorKey } from '../src/config/init.js';
-import { exportFromStore, exportGenesisDoc, openNodeStore } from '../src/export.js';
+import { exportFromStore, exportGenesisDoc, fileSink, openNodeStore, writeExportFromStore } from '../src/export.js';
+import { Progress } from '@chain/app';
 import { rlp, uintBytes } from '@chain/server';
 
 const E18 = 10n ** 18n;
@@ -340,6 +341,34 @@ describe('genesis export and import (app level)', function () {
       const err = await exportFromStore(orig.store, genesis, h).catch((e: unknown) => e as Error);
       expect(err).to.be.instanceOf(Error);
       expect((err as Error).message).to.equal(`cannot export height ${h}: the store holds heights 1 to ${exportedAt}`);
+    }
+  });
+
+  it('the streamed export (chaind export) writes exactly JSON.stringify(doc, null, 2) + newline, in pieces, a progress display per large field', async () => {
+    // the lazy document assembles to what every module's whole ExportGenesis gives
+    expect(JSON.stringify(doc.app_state)).to.equal(JSON.stringify(await orig.c.app.exportGenesisAt(exportedAt)));
+    const pieces: string[] = [];
+    const shown: string[] = [];
+    const progress = (label: string, total?: number): Progress => { shown.push(`${label} ${total}`); return new Progress({ label, total, silent: true }); };
+    const r = await writeExportFromStore(orig.store, genesis, (s) => { pieces.push(s); }, { progress });
+    expect(pieces.join('')).to.equal(JSON.stringify(doc, null, 2) + '\n');
+    const s = doc.app_state as { auth: { accounts: unknown[] }; bank: { balances: unknown[] } };
+    expect(r).to.deep.equal({ height: exportedAt, chainId: genesis.chain_id, entries: s.auth.accounts.length + s.bank.balances.length });
+    expect(shown).to.deep.equal(['export auth.accounts undefined', `export bank.balances ${s.bank.balances.length}`]);
+    // an earlier height, to a file (written through a temporary file renamed at the end)
+    const dir = mkdtempSync(join(tmpdir(), 'chain-export-file-'));
+    try {
+      const file = fileSink(join(dir, 'out.json'));
+      await writeExportFromStore(orig.store, genesis, file.sink, { height: midExport.height });
+      file.commit();
+      const past = await exportFromStore(orig.store, genesis, midExport.height);
+      expect(readFileSync(join(dir, 'out.json'), 'utf8')).to.equal(JSON.stringify(past, null, 2) + '\n');
+      const failed = fileSink(join(dir, 'failed.json'));
+      failed.sink('{');
+      failed.abort();
+      expect(readdirSync(dir)).to.deep.equal(['out.json']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

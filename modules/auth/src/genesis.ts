@@ -24,25 +24,50 @@ export function validateGenesis(gen: GenesisState, k: AccountKeeper): void {
 }
 
 export function initGenesis(ctx: Context, k: AccountKeeper, gen: GenesisState): void {
+  initGenesisStream(ctx, k, { ...gen, accounts: [] }, [gen.accounts]);
+}
+
+/**
+ * InitGenesis with the accounts read in chunks (a large genesis file): `gen` without its accounts, then
+ * each account checked as `validateGenesis` does (no address twice) and stored.
+ */
+export function initGenesisStream(ctx: Context, k: AccountKeeper, gen: GenesisState, accounts: Iterable<readonly google_protobuf.Any[]>): void {
   k.setParams(ctx, gen.params ?? { ...DEFAULT_AUTH_PARAMS });
+  const seen = new Set<string>();
   let maxNumber = -1n;
-  for (const any of gen.accounts) {
-    const { name, message } = k.registry.unpackAny<BaseAccount | ModuleAccount>(any);
-    const module = name === MODULE_ACCOUNT ? (message as ModuleAccount) : undefined;
-    // (a module account without its base account fails on `base.address`, as it always did)
-    const base = module ? module.base_account! : (message as BaseAccount);
-    const address = k.addressCodec.decode(base.address);
-    const acc: Account = module ? { address, base, module: { name: module.name, permissions: module.permissions } } : { address, base };
-    k.setAccount(ctx, acc);
-    if (base.account_number > maxNumber) maxNumber = base.account_number;
+  for (const chunk of accounts) {
+    for (const any of chunk) {
+      const { name, message } = k.registry.unpackAny<BaseAccount | ModuleAccount>(any);
+      const module = name === MODULE_ACCOUNT ? (message as ModuleAccount) : undefined;
+      const addr = String(module ? module.base_account?.address : (message as BaseAccount).address);
+      if (seen.has(addr)) throw new Error(`duplicate account found in genesis state; address: ${addr}`);
+      seen.add(addr);
+      // (a module account without its base account fails on `base.address`, as it always did)
+      const base = module ? module.base_account! : (message as BaseAccount);
+      const address = k.addressCodec.decode(base.address);
+      const acc: Account = module ? { address, base, module: { name: module.name, permissions: module.permissions } } : { address, base };
+      k.setAccount(ctx, acc);
+      if (base.account_number > maxNumber) maxNumber = base.account_number;
+    }
   }
-  // next account number continues after the highest genesis number (and stays 0 without genesis accounts)
-  if (maxNumber >= 0n) while (k.nextAccountNumber(ctx) < maxNumber) { /* advance */ }
+  // next account number continues after the highest genesis number (and stays 0 without genesis accounts): what
+  // drawing numbers until maxNumber would leave, in one write (one draw when the sequence is already past it)
+  if (maxNumber >= 0n) {
+    const n = k.state.AccountNumber.get(ctx) ?? 0n;
+    k.state.AccountNumber.set(ctx, (n > maxNumber ? n : maxNumber) + 1n);
+  }
   for (const n of k.moduleAccountNames()) k.getModuleAccount(ctx, n);
 }
 
 export function exportGenesis(ctx: Context, k: AccountKeeper): GenesisState {
-  const accounts: google_protobuf.Any[] = [];
-  for (const acc of k.iterateAccounts(ctx)) accounts.push(k.packAccount(acc));
-  return { params: k.getParams(ctx), accounts };
+  const parts = exportGenesisParts(ctx, k);
+  return { ...parts.genesis, accounts: [...parts.streamed.accounts.entries] };
+}
+
+/** ExportGenesis in parts: the params, and the accounts (in store order) produced one by one. */
+export function exportGenesisParts(ctx: Context, k: AccountKeeper): { genesis: GenesisState; streamed: { accounts: { entries: Iterable<google_protobuf.Any> } } } {
+  function* accounts(): Generator<google_protobuf.Any> {
+    for (const acc of k.iterateAccounts(ctx)) yield k.packAccount(acc);
+  }
+  return { genesis: { params: k.getParams(ctx), accounts: [] }, streamed: { accounts: { entries: accounts() } } };
 }

@@ -1,7 +1,7 @@
 /** The auth AppModule: what the module manager sees (type aliases, queries, genesis); the parts live in their own files. */
-import type { AppModule, Context, ServiceRegistrar } from '@chain/app';
-import type { ProtoRegistry } from '@chain/codec';
-import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from './genesis.js';
+import type { AppModule, Context, GenesisFieldChunks, GenesisParts, ServiceRegistrar } from '@chain/app';
+import type { ProtoRegistry, google_protobuf } from '@chain/codec';
+import { defaultGenesis, exportGenesis, exportGenesisParts, initGenesis, initGenesisStream, validateGenesis } from './genesis.js';
 import type { GenesisState } from './genesis.js';
 import { Query } from './gen/chain/auth/v1beta1.js';
 import type { AccountKeeper } from './keeper.js';
@@ -41,7 +41,19 @@ export class AuthModule implements AppModule {
     initGenesis(ctx, this.keeper, gen);
   }
 
+  /** the accounts of a genesis file are read in chunks (`initGenesisStream`) */
+  readonly genesisStreamFields = ['accounts'];
+
+  initGenesisStream(ctx: Context, gen: GenesisState, fields: GenesisFieldChunks): void {
+    initGenesisStream(ctx, this.keeper, gen, fields.chunks('accounts') as Iterable<google_protobuf.Any[]>);
+  }
+
   exportGenesis(ctx: Context): GenesisState {
     return exportGenesis(ctx, this.keeper);
+  }
+
+  /** the export in parts (`chaind export` writes the accounts entry by entry) */
+  exportGenesisParts(ctx: Context): GenesisParts {
+    return exportGenesisParts(ctx, this.keeper);
   }
 }

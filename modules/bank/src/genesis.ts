@@ -2,7 +2,7 @@
 import type { Coin, Context } from '@chain/app';
 import { addCoins, coinsToString, isValidDenom, validateCoins } from '@chain/app';
 import type { BankAccountKeeper } from './expected-keepers.js';
-import type { GenesisState, SendEnabled } from './gen/chain/bank/v1beta1.js';
+import type { Balance, GenesisState, SendEnabled } from './gen/chain/bank/v1beta1.js';
 import type { BankKeeper } from './keeper.js';
 import { DEFAULT_BANK_PARAMS, storedParams } from './params.js';
 
@@ -25,41 +25,87 @@ export function validateGenesis(gen: GenesisState, ak: BankAccountKeeper): void 
 }
 
 export function initGenesis(ctx: Context, k: BankKeeper, gen: GenesisState): void {
+  initGenesisStream(ctx, k, { ...gen, balances: [] }, [gen.balances]);
+}
+
+/**
+ * InitGenesis with the balances read in chunks (a large genesis file): `gen` without its balances, then each
+ * balance checked as `validateGenesis` does (no address twice, the address decodes, valid coins) and stored;
+ * the supply check runs on the total of all chunks.
+ */
+export function initGenesisStream(ctx: Context, k: BankKeeper, gen: GenesisState, balances: Iterable<readonly Balance[]>): void {
   k.setParams(ctx, gen.params ?? { ...DEFAULT_BANK_PARAMS });
   for (const se of gen.send_enabled) k.setSendEnabled(ctx, se.denom, se.enabled);
-  let total: Coin[] = [];
-  for (const b of gen.balances) {
-    const addr = k.ak.addressCodec.decode(b.address);
-    k.initBalance(ctx, addr, b.coins);
-    if (!k.ak.hasAccount(ctx, addr)) k.ak.createAccount(ctx, addr);
-    total = addCoins(total, b.coins);
+  const seen = new Set<string>();
+  // the total by denom (one addCoins per balance would copy the running total each time)
+  const total = new Map<string, bigint>();
+  for (const chunk of balances) {
+    for (const b of chunk) {
+      if (seen.has(b.address)) throw new Error(`duplicate balance for address ${b.address}`);
+      seen.add(b.address);
+      const addr = k.ak.addressCodec.decode(b.address);
+      validateCoins(b.coins);
+      k.initBalance(ctx, addr, b.coins);
+      if (!k.ak.hasAccount(ctx, addr)) k.ak.createAccount(ctx, addr);
+      for (const c of b.coins) total.set(c.denom, (total.get(c.denom) ?? 0n) + BigInt(c.amount));
+    }
   }
-  if (gen.supply.length > 0 && coinsToString(addCoins([], gen.supply)) !== coinsToString(total)) {
-    throw new Error(`genesis supply is incorrect, expected ${coinsToString(gen.supply)}, got ${coinsToString(total)}`);
+  if (gen.supply.length > 0) {
+    const sum = addCoins([], [...total].map(([denom, amount]) => ({ denom, amount: amount.toString() })));
+    if (coinsToString(addCoins([], gen.supply)) !== coinsToString(sum)) {
+      throw new Error(`genesis supply is incorrect, expected ${coinsToString(gen.supply)}, got ${coinsToString(sum)}`);
+    }
   }
   for (const m of gen.denom_metadata) k.setDenomMetadata(ctx, m);
 }
 
 /** The GenesisState, read from the collections of `BankKeeper.state`. */
 export function exportGenesis(ctx: Context, k: BankKeeper): GenesisState {
+  const parts = exportGenesisParts(ctx, k);
+  return { ...parts.genesis, balances: [...parts.streamed.balances.entries] };
+}
+
+/**
+ * ExportGenesis in parts: everything but the balances, and the balances produced one address at a time.
+ * They are listed by the bech32 text of the address (the order the export always had), so the addresses are
+ * collected and sorted first (one string each); the coins of each are read when it is written.
+ */
+export function exportGenesisParts(ctx: Context, k: BankKeeper): { genesis: GenesisState; streamed: { balances: { entries: Iterable<Balance>; count: number } } } {
   const { Balances, Supply, DenomMetadata, SendEnabled } = k.state;
-  // balances are keyed (address, denom): group by address, then sort by the bech32 text
-  const balances = new Map<string, Coin[]>();
-  for (const { key: [addr, denom], value } of Balances.iterate(ctx)) {
-    const address = k.ak.addressCodec.encode(addr);
-    const list = balances.get(address) ?? [];
-    list.push({ denom, amount: value.toString() });
-    balances.set(address, list);
+  // balances are keyed (address, denom): one address's entries are adjacent
+  const addresses: string[] = [];
+  let prev: Uint8Array | undefined;
+  for (const [addr] of Balances.keys(ctx)) {
+    if (prev !== undefined && sameBytes(prev, addr)) continue;
+    prev = addr;
+    addresses.push(k.ak.addressCodec.encode(addr));
   }
+  addresses.sort();
   const supply: Coin[] = [];
   for (const { key, value } of Supply.iterate(ctx)) supply.push({ denom: key, amount: value.toString() });
   const sendEnabled: SendEnabled[] = [];
   for (const { key, value } of SendEnabled.iterate(ctx)) sendEnabled.push({ denom: key, enabled: value });
+  function* balances(): Generator<Balance> {
+    for (const address of addresses) {
+      const coins: Coin[] = [];
+      for (const { key: [, denom], value } of Balances.iterate(ctx, { prefix: [k.ak.addressCodec.decode(address)] })) coins.push({ denom, amount: value.toString() });
+      yield { address, coins };
+    }
+  }
   return {
-    params: storedParams(k.getParams(ctx)),
-    balances: [...balances.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([address, coins]) => ({ address, coins })),
-    supply,
-    denom_metadata: DenomMetadata.values(ctx).toArray(),
-    send_enabled: sendEnabled,
+    genesis: {
+      params: storedParams(k.getParams(ctx)),
+      balances: [],
+      supply,
+      denom_metadata: DenomMetadata.values(ctx).toArray(),
+      send_enabled: sendEnabled,
+    },
+    streamed: { balances: { entries: balances(), count: addresses.length } },
   };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

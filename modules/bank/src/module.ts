@@ -1,8 +1,9 @@
 /** The bank AppModule: what the module manager sees (services, genesis); the parts live in their own files. */
-import type { AppModule, Context, ServiceRegistrar } from '@chain/app';
-import { defaultGenesis, exportGenesis, initGenesis, validateGenesis } from './genesis.js';
+import type { AppModule, Context, GenesisFieldChunks, GenesisParts, ServiceRegistrar } from '@chain/app';
+import { defaultGenesis, exportGenesis, exportGenesisParts, initGenesis, initGenesisStream, validateGenesis } from './genesis.js';
 import type { GenesisState } from './genesis.js';
 import { Msg, Query } from './gen/chain/bank/v1beta1.js';
+import type { Balance } from './gen/chain/bank/v1beta1.js';
 import type { BankKeeper } from './keeper.js';
 import { MODULE_NAME } from './keys.js';
 import { createMsgServer } from './msg-server.js';
@@ -38,7 +39,19 @@ export class BankModule implements AppModule {
     initGenesis(ctx, this.keeper, gen);
   }
 
+  /** the balances of a genesis file are read in chunks (`initGenesisStream`) */
+  readonly genesisStreamFields = ['balances'];
+
+  initGenesisStream(ctx: Context, gen: GenesisState, fields: GenesisFieldChunks): void {
+    initGenesisStream(ctx, this.keeper, gen, fields.chunks('balances') as Iterable<Balance[]>);
+  }
+
   exportGenesis(ctx: Context): GenesisState {
     return exportGenesis(ctx, this.keeper);
+  }
+
+  /** the export in parts (`chaind export` writes the balances entry by entry) */
+  exportGenesisParts(ctx: Context): GenesisParts {
+    return exportGenesisParts(ctx, this.keeper);
   }
 }

@@ -15,6 +15,7 @@ import type {
   QueryResponse,
   ValidatorUpdate,
 } from '@chain/app';
+import { appStateOfBytes } from '@chain/app';
 import type { Event } from '@chain/events';
 import type { PbObject } from './proto.js';
 
@@ -80,15 +81,23 @@ export function consensusParamsToPb(p: ConsensusParams | undefined): PbObject | 
   };
 }
 
+/**
+ * InitChain's request. `app_state_bytes` is scanned, not parsed whole: `appStateSource` reads it module by
+ * module (the large fields in chunks); `appState`, the whole object, is parsed only if an app reads it.
+ */
 export function initChainFromPb(r: PbObject): InitChainRequest {
   const bytes = u8(r.app_state_bytes);
-  const appState = bytes.length ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>) : {};
+  const appStateSource = appStateOfBytes(bytes);
+  let parsed: Record<string, unknown> | undefined;
   return {
     time: timeFromPb(r.time),
     chainId: String(r.chain_id ?? ''),
     consensusParams: consensusParamsFromPb(r.consensus_params),
     validators: (r.validators ?? []).map(validatorUpdateFromPb),
-    appState,
+    get appState() {
+      return (parsed ??= bytes.length ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>) : {});
+    },
+    appStateSource,
     initialHeight: num(r.initial_height) || 1,
   };
 }

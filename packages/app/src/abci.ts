@@ -7,6 +7,8 @@
 import type { Event } from '@chain/events';
 import type { ProofOp } from '@chain/store';
 import type { ValidatorUpdate } from './module.js';
+import type { AppStateSource } from './genesis-reader.js';
+import type { ProgressFactory } from './progress.js';
 
 /** `types.ConsensusParams` (v0.38). Only `block` is hashed into the header. */
 export interface ConsensusParams {
@@ -80,6 +82,13 @@ export interface InitChainRequest {
   /** genesis `app_state` (parsed JSON; the socket server parses `app_state_bytes`) */
   readonly appState: Record<string, unknown>;
   readonly initialHeight: number;
+  /**
+   * Not ABCI: the same `app_state` read section by section (a genesis file, `app_state_bytes`); when set,
+   * `App` reads it instead of `appState`, and the large module fields stream in chunks.
+   */
+  readonly appStateSource?: AppStateSource;
+  /** Not ABCI: the progress displays of the import (none by default) */
+  readonly progress?: ProgressFactory;
 }
 
 export interface InitChainResponse {
@@ -191,6 +200,12 @@ export interface AbciApplication {
   info(req: InfoRequest): Promise<InfoResponse>;
   initChain(req: InitChainRequest): Promise<InitChainResponse>;
   checkTx(req: CheckTxRequest): Promise<ExecTxResult>;
+  /**
+   * Not ABCI: work the CheckTx of `tx` can do before it, concurrently with other work (signature checks on worker
+   * threads), which that CheckTx then reuses. An engine calls it as a tx arrives, before queueing its CheckTx; it
+   * never fails and writes nothing, and skipping it changes nothing but speed.
+   */
+  precheckTx?(tx: Uint8Array): Promise<void>;
   prepareProposal(req: PrepareProposalRequest): Promise<PrepareProposalResponse>;
   processProposal(req: ProcessProposalRequest): Promise<ProcessProposalResponse>;
   finalizeBlock(req: FinalizeBlockRequest): Promise<FinalizeBlockResponse>;

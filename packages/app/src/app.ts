@@ -20,6 +20,7 @@ import { createRouter } from './router.js';
 import type { Router } from './router.js';
 import type { AppModule } from './module.js';
 import { ModuleManager } from './manager.js';
+import { objectAppState } from './genesis-reader.js';
 import type { AppConfig } from './app-config.js';
 import { queryErrorToAbci } from './query-errors.js';
 import { isStoreQuery, queryStore } from './store-query.js';
@@ -30,7 +31,14 @@ import type {
   ProcessProposalRequest, ProcessProposalResponse, QueryRequest, QueryResponse,
 } from './abci.js';
 
-export type AnteHandler = (ctx: Context, tx: DecodedTx, simulate: boolean) => void | Promise<void>;
+/**
+ * The checks of a tx before its messages run. `precheck` (optional): work for CheckTx that can run ahead of it and
+ * off the main thread (signature checks on worker threads), whose results the handler then reuses; it must not
+ * write state, and may skip anything (the handler still checks everything).
+ */
+export type AnteHandler = ((ctx: Context, tx: DecodedTx, simulate: boolean) => void | Promise<void>) & {
+  precheck?: (ctx: Context, tx: DecodedTx) => Promise<void>;
+};
 
 export interface AppOptions {
   readonly registry: ProtoRegistry;
@@ -169,7 +177,8 @@ export class App implements AbciApplication {
     const block: BlockInfo = { height: req.initialHeight, time: req.time, chainId: this.chainId, proposer: new Uint8Array() };
     const ctx = new Context(state, block, 'genesis', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
     if (!Number.isSafeInteger(req.initialHeight) || req.initialHeight < 1) throw new Error(`InitChain with initial height ${req.initialHeight}`);
-    const validators = this.manager.initGenesis(ctx, this.registry, req.appState);
+    const source = req.appStateSource ?? objectAppState(req.appState);
+    const validators = this.manager.initGenesisFrom(ctx, this.registry, source, req.progress);
     this.genesisState = state;
     this.initialHeight = req.initialHeight;
     this.lastBlock = block;
@@ -218,6 +227,19 @@ export class App implements AbciApplication {
     const raw = req.tx;
     if (raw.length > this.maxTxBytes) return this.errorResult(Errors.TxTooLarge.wrap(`tx size ${raw.length} exceeds ${this.maxTxBytes}`), 0, 0);
     return this.runTx(req.type === 'recheck' ? 'recheck' : 'check', raw, this.checkState);
+  }
+
+  /** See AbciApplication.precheckTx: the ante handler's `precheck` over a read-only branch of the check state. */
+  async precheckTx(raw: Uint8Array): Promise<void> {
+    const pre = this.ante?.precheck;
+    if (pre === undefined || raw.length > this.maxTxBytes) return;
+    try {
+      const tx = decodeTx(this.registry, raw);
+      const ctx = new Context(branch(this.checkState), this.lastBlock, 'check', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
+      await pre(ctx, tx);
+    } catch {
+      // CheckTx reports whatever is wrong with the tx
+    }
   }
 
   // ---- Proposals ------------------------------------------------------------------------------------------

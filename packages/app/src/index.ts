@@ -8,7 +8,7 @@ export type {
   InitChainResponse, Misbehavior, MisbehaviorType, PrepareProposalRequest, PrepareProposalResponse, ProcessProposalRequest,
   ProcessProposalResponse, ProposalStatus, QueryRequest, QueryResponse, VoteInfo,
 } from './abci.js';
-export { ModuleManager, defaultMigrationsOrder } from './manager.js';
+export { ModuleManager, defaultMigrationsOrder, repeatedMessageType } from './manager.js';
 export type { VersionMap } from './manager.js';
 export { blockedModuleAccounts, moduleAccountPermissions } from './app-config.js';
 export type { AppConfig, ModuleAccountConfig, ModuleAccountPermission, ModuleOrders } from './app-config.js';
@@ -27,7 +27,7 @@ export type { Coin, DecCoin } from './coins.js';
 export { Router, createRouter } from './router.js';
 export type { MsgRoute, QueryRoute } from './router.js';
 export type {
-  AppModule, MigrationHandler, MigrationRegistrar, MsgHandler, MsgServer, QueryHandler, QueryServer, ServiceImpl, ServiceRegistrar,
+  AppModule, GenesisFieldChunks, GenesisParts, StreamedField, MigrationHandler, MigrationRegistrar, MsgHandler, MsgServer, QueryHandler, QueryServer, ServiceImpl, ServiceRegistrar,
   ValidatorUpdate,
 } from './module.js';
 export { paginate, paginateCollection, pageParams, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination.js';
@@ -35,3 +35,11 @@ export type { PageRequest, PageResponse, PageableCollection } from './pagination
 export { aminoJson, decTextToAtomics, defineKeyedParamSubspace, defineParamSubspace, paramKey, paramKeyOn, parseAminoJson, validateParamDenom } from './param-subspace.js';
 export type { AminoCodec, ParamKeyAccess, ParamKeyDef, ParamsAccess, ParamSubspace, ProtoDuration } from './param-subspace.js';
 export { ChainHaltError, isChainHalt } from './halt.js';
+export { JsonStreamWriter, LazyArray, LazyObject, materialize, stringifyLazy } from './json-writer.js';
+export type { JsonSink, WriteHooks } from './json-writer.js';
+export { Progress, progress, formatDuration, SILENT_PROGRESS } from './progress.js';
+export type { ProgressFactory, ProgressOptions, ProgressStream } from './progress.js';
+export {
+  JsonAppState, JsonScanError, JsonScanner, appStateOfBytes, bytesSource, fileSource, objectAppState, openGenesisFile,
+} from './genesis-reader.js';
+export type { AppStateSource, ByteRange, ByteSource, GenesisFile, SectionParts } from './genesis-reader.js';

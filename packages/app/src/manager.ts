@@ -12,7 +12,12 @@
 import type { ProtoObject, ProtoRegistry } from '@chain/codec';
 import type { AppConfig } from './app-config.js';
 import type { Context } from './context.js';
-import type { AppModule, MigrationHandler, MigrationRegistrar, ValidatorUpdate } from './module.js';
+import type { AppModule, GenesisFieldChunks, MigrationHandler, MigrationRegistrar, ValidatorUpdate } from './module.js';
+import { LazyArray, LazyObject } from './json-writer.js';
+import { objectAppState } from './genesis-reader.js';
+import type { AppStateSource } from './genesis-reader.js';
+import { SILENT_PROGRESS } from './progress.js';
+import type { ProgressFactory } from './progress.js';
 import type { Router } from './router.js';
 
 /** Consensus version of every module by name (the SDK's `VersionMap`, kept by the upgrade module). */
@@ -136,19 +141,108 @@ export class ModuleManager {
 
   /** InitGenesis of every module in order; returns the initial validator updates (one module at most). */
   initGenesis(ctx: Context, registry: ProtoRegistry, appState: Record<string, unknown>): ValidatorUpdate[] {
-    const decoded = this.decodeGenesis(registry, appState);
+    return this.initGenesisFrom(ctx, registry, objectAppState(appState));
+  }
+
+  /**
+   * InitGenesis of every module in order from an app_state read section by section (e.g. a genesis file,
+   * `openGenesisFile`); returns the initial validator updates (one module at most). Every module's genesis is
+   * decoded and validated first, as `decodeGenesis` does, but the large fields of modules with
+   * `initGenesisStream`: those are decoded chunk by chunk while that module's InitGenesis runs (each entry is
+   * checked there, with the same errors), with a progress display per field from `progress`.
+   */
+  initGenesisFrom(ctx: Context, registry: ProtoRegistry, source: AppStateSource, progress: ProgressFactory = SILENT_PROGRESS): ValidatorUpdate[] {
+    const known = new Set(this.modules.map((m) => m.name));
+    for (const k of source.modules) if (!known.has(k)) throw new Error(`genesis app_state has a section for unknown module ${k}`);
+    const decoded = new Map<string, ProtoObject>();
+    for (const m of this.orders.initGenesis) {
+      const streams = m.initGenesisStream && m.genesisStreamFields;
+      const json = streams ? source.sectionParts(m.name, streams)?.head : source.section(m.name);
+      const gen = json === undefined ? (m.defaultGenesis?.() ?? {}) : registry.fromJSON(m.genesisType!, json);
+      m.validateGenesis?.(gen);
+      decoded.set(m.name, gen);
+    }
     let updates: ValidatorUpdate[] = [];
     for (const m of this.orders.initGenesis) {
-      const u = m.initGenesis!(ctx, decoded.get(m.name)!);
+      const gen = decoded.get(m.name)!;
+      decoded.delete(m.name);
+      const u = m.initGenesisStream && m.genesisStreamFields
+        ? m.initGenesisStream(ctx, gen, this.fieldChunks(m, gen, registry, source, progress))
+        : m.initGenesis!(ctx, gen);
       if (u && u.length > 0) updates = this.takeUpdates(m, updates, u);
     }
     return updates;
+  }
+
+  /** The chunks of a module's large genesis fields: decoded entry by entry, counted on a progress display. */
+  private fieldChunks(m: AppModule, gen: ProtoObject, registry: ProtoRegistry, source: AppStateSource, progress: ProgressFactory): GenesisFieldChunks {
+    const fields = m.genesisStreamFields!;
+    return {
+      *chunks(field: string) {
+        if (!fields.includes(field)) throw new Error(`module ${m.name}: ${field} is not one of its streamed genesis fields`);
+        // a field the section did not give as an array was decoded with the rest (normally empty)
+        const inline = (gen as Record<string, unknown>)[field];
+        if (Array.isArray(inline) && inline.length > 0) yield inline as ProtoObject[];
+        const elem = repeatedMessageType(registry, m.genesisType!, field);
+        const p = progress(`genesis ${m.name}.${field}`, source.count(m.name, field));
+        let shown = false;
+        for (const chunk of source.chunks(m.name, field)) {
+          shown = true;
+          // (an entry written null decodes to the empty message, as in a whole GenesisState)
+          yield chunk.map((x) => registry.fromJSON(elem, x));
+          p.tick(chunk.length);
+        }
+        if (shown) p.done();
+      },
+    };
   }
 
   exportGenesis(ctx: Context, registry: ProtoRegistry): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const m of this.orders.exportGenesis) out[m.name] = registry.toJSON(m.genesisType!, m.exportGenesis!(ctx));
     return out;
+  }
+
+  /** The genesis JSON of one module (its ExportGenesis, whole). */
+  exportModuleGenesis(ctx: Context, registry: ProtoRegistry, name: string): unknown {
+    const m = this.orders.exportGenesis.find((x) => x.name === name);
+    if (!m) throw new Error(`module ${name} has no genesis export`);
+    return registry.toJSON(m.genesisType!, m.exportGenesis!(ctx));
+  }
+
+  /**
+   * The export's app_state as a lazy value for `JsonStreamWriter`: each module's section is produced when the
+   * writer reaches it, and the large fields of a module with `exportGenesisParts` entry by entry, so neither
+   * the whole state nor a whole large module is ever in memory. Its text equals that of `exportGenesis`.
+   * `ready` gives sections the caller already has (e.g. staking's, read first for the document's validators).
+   */
+  exportGenesisLazy(ctx: Context, registry: ProtoRegistry, ready: ReadonlyMap<string, unknown> = new Map()): LazyObject {
+    const modules = this.orders.exportGenesis;
+    function* sections(): Generator<[string, unknown]> {
+      for (const m of modules) {
+        if (ready.has(m.name)) {
+          yield [m.name, ready.get(m.name)];
+          continue;
+        }
+        if (!m.exportGenesisParts) {
+          yield [m.name, registry.toJSON(m.genesisType!, m.exportGenesis!(ctx))];
+          continue;
+        }
+        const parts = m.exportGenesisParts(ctx);
+        const head = registry.toJSON(m.genesisType!, parts.genesis) as Record<string, unknown>;
+        const fields = Object.entries(head).map(([k, v]): [string, unknown] => {
+          const s = parts.streamed[k];
+          if (!s) return [k, v];
+          const elem = repeatedMessageType(registry, m.genesisType!, k);
+          return [k, new LazyArray(mapIterable(s.entries, (e) => registry.toJSON(elem, e)), s.count, `${m.name}.${k}`)];
+        });
+        for (const k of Object.keys(parts.streamed)) {
+          if (!Object.hasOwn(head, k)) throw new Error(`module ${m.name}: streamed genesis field ${k} is not a field of ${m.genesisType}`);
+        }
+        yield [m.name, new LazyObject(fields)];
+      }
+    }
+    return new LazyObject(sections());
   }
 
   // ---- blocks ----
@@ -208,6 +302,20 @@ export class ModuleManager {
     }
     return this.versionMap();
   }
+}
+
+function* mapIterable<T, U>(it: Iterable<T>, f: (x: T) => U): Generator<U> {
+  for (const x of it) yield f(x);
+}
+
+/** The full name of the message type of the repeated field `field` (proto name) of message `typeName`. */
+export function repeatedMessageType(registry: ProtoRegistry, typeName: string, field: string): string {
+  const t = registry.type(typeName);
+  const f = t.fields[field] ?? Object.values(t.fields).find((x) => x.name === field);
+  if (!f || !f.repeated || f.map) throw new Error(`${typeName}.${field} is not a repeated field`);
+  const rt = f.resolve().resolvedType;
+  if (!rt || !('fields' in rt)) throw new Error(`${typeName}.${field} is not a repeated message field`);
+  return rt.fullName.replace(/^\./, '');
 }
 
 /** The SDK's default migration order: modules by name, auth last (other modules' migrations may need accounts). */

@@ -42,6 +42,26 @@ export interface ServiceRegistrar {
   registerQueryService<M>(def: ServiceDef<M>, impl: NoInfer<QueryServer<M>>): void;
 }
 
+/** What {@link AppModule.exportGenesisParts} returns. */
+export interface GenesisParts {
+  /** the GenesisState with the fields of `streamed` left empty */
+  readonly genesis: ProtoObject;
+  /** proto field name of a repeated message field → its entries in order, produced lazily */
+  readonly streamed: Readonly<Record<string, StreamedField>>;
+}
+
+/** The entries of one repeated genesis field, produced lazily; `count` when it is known (progress displays). */
+export interface StreamedField {
+  readonly entries: Iterable<ProtoObject>;
+  readonly count?: number;
+}
+
+/** The entries of the large genesis fields of a module, for {@link AppModule.initGenesisStream}. */
+export interface GenesisFieldChunks {
+  /** the decoded entries of `field`, in document order, in chunks (a field is read once) */
+  chunks(field: string): Iterable<readonly ProtoObject[]>;
+}
+
 /** A validator power change (ABCI `ValidatorUpdate`): power 0 removes the validator. */
 export interface ValidatorUpdate {
   readonly pubKey: { type: 'ed25519'; key: Uint8Array };
@@ -88,7 +108,27 @@ export interface AppModule {
   defaultGenesis?(): ProtoObject;
   validateGenesis?(genesis: ProtoObject): void;
   initGenesis?(ctx: Context, genesis: ProtoObject): readonly ValidatorUpdate[] | void;
+  /**
+   * Genesis import in chunks, for a module whose state grows with its users: the repeated fields of its
+   * GenesisState that may be large (proto names, e.g. auth's `accounts`). With `initGenesisStream`, the
+   * manager decodes the rest of the GenesisState, runs `validateGenesis` on it (those fields empty), and
+   * calls `initGenesisStream`, which reads the entries of those fields chunk by chunk and checks each as
+   * `validateGenesis` would (same errors), so the fields are never whole in memory.
+   */
+  readonly genesisStreamFields?: readonly string[];
+  /**
+   * InitGenesis over `genesis` (the fields of `genesisStreamFields` empty) and the entries of those fields
+   * read from `fields`; given the whole GenesisState it must do what validateGenesis + initGenesis do.
+   */
+  initGenesisStream?(ctx: Context, genesis: ProtoObject, fields: GenesisFieldChunks): readonly ValidatorUpdate[] | void;
   exportGenesis?(ctx: Context): ProtoObject;
+  /**
+   * ExportGenesis in parts, for a module whose state grows with its users: the GenesisState with the large
+   * repeated fields empty, and each of those fields' entries produced one by one as the export writes them
+   * (a generator over the store). Assembled, it must equal `exportGenesis`. `chaind export` uses it so
+   * that no whole module state is held in memory.
+   */
+  exportGenesisParts?(ctx: Context): GenesisParts;
   /** runs before BeginBlock (upgrade: halts at a planned height or switches the software) */
   preBlock?(ctx: Context): void | Promise<void>;
   beginBlock?(ctx: Context): void | Promise<void>;

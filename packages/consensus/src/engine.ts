@@ -7,7 +7,7 @@
  * hashes the real validator sets into headers, and keeps its block store and tx index as a commit
  * listener whose writes join the block's atomic batch. Then it publishes the block's events.
  */
-import type { AbciApplication, CommitInfo, CommitListener, ExecTxResult, ValidatorUpdate, VoteInfo } from '@chain/app';
+import type { AbciApplication, AppStateSource, CommitInfo, CommitListener, ExecTxResult, ProgressFactory, ValidatorUpdate, VoteInfo } from '@chain/app';
 import { isChainHalt } from '@chain/app';
 import type { BatchOp, CommitStore } from '@chain/store';
 import type { EventBus, Event } from '@chain/events';
@@ -46,6 +46,13 @@ export interface EngineOptions {
   readonly bus: EventBus;
   readonly indexer: TxIndexer;
   readonly genesis: GenesisDoc;
+  /**
+   * The genesis `app_state` read section by section (a genesis file opened with `openGenesisFile`), handed to
+   * InitChain instead of `genesis.app_state`, which is then not read at all (default: `genesis.app_state`)
+   */
+  readonly appStateSource?: () => AppStateSource;
+  /** progress displays of the genesis import (none by default) */
+  readonly genesisProgress?: ProgressFactory;
   /** 32-byte ed25519 seed of the validator key */
   readonly validatorKey: Uint8Array;
   readonly timeoutCommitMs: number;
@@ -128,8 +135,12 @@ export class Engine {
   private last: { block: StoredBlock; results: StoredResults; commit: Commit } | undefined;
   private readonly waiters = new Map<string, ((t: TxInclusion) => void)[]>();
   private readonly initialHeight: number;
+  private readonly appStateSource: (() => AppStateSource) | undefined;
+  private readonly genesisProgress: ProgressFactory | undefined;
 
   constructor(opts: EngineOptions) {
+    this.appStateSource = opts.appStateSource;
+    this.genesisProgress = opts.genesisProgress;
     this.app = opts.app;
     this.bus = opts.bus;
     this.store = opts.store;
@@ -199,12 +210,16 @@ export class Engine {
     const info = await this.app.info({});
     if (info.lastBlockHeight === 0) {
       const genesisVals = validatorsOf(this.genesis);
+      const genesis = this.genesis;
       const res = await this.app.initChain({
         time: new Date(this.genesis.genesis_time),
         chainId: this.chainId,
         consensusParams: this.params,
         validators: genesisVals.map((v): ValidatorUpdate => ({ pubKey: { type: 'ed25519', key: v.pubKey }, power: BigInt(v.votingPower) })),
-        appState: this.genesis.app_state ?? {},
+        // read only by an app that does not take the source
+        get appState() { return genesis.app_state ?? {}; },
+        appStateSource: this.appStateSource?.(),
+        progress: this.genesisProgress,
         initialHeight: this.initialHeight,
       });
       if (res.consensusParams) {
@@ -286,6 +301,8 @@ export class Engine {
     const hex = toHex(hash);
     this.mempool.precheck(raw, hex);
     try {
+      // signature checks on worker threads while earlier txs and blocks hold the lock
+      if (this.app.precheckTx) await this.app.precheckTx(raw);
       const res = await this.lock.run(() => this.app.checkTx({ tx: raw, type: 'new' }));
       const maxGas = this.params.block.maxGas;
       if (res.code === 0 && maxGas >= 0 && res.gasWanted > maxGas) {

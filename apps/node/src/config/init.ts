@@ -6,6 +6,8 @@ import {
 } from '@chain/crypto';
 import { defaultConsensusParamsJSON, privValidatorKeyJSON } from '@chain/consensus';
 import type { GenesisDoc, PrivValidatorKeyJSON } from '@chain/consensus';
+import { openGenesisFile } from '@chain/app';
+import type { AppStateSource, GenesisFile } from '@chain/app';
 import { fromBech32 } from '@chain/crypto';
 import { appTomlTemplate, configTomlTemplate } from './templates.js';
 import { configDir } from './config.js';
@@ -237,6 +239,42 @@ export function readGenesis(home: string): GenesisDoc {
   } catch (e) {
     throw new Error(`cannot read ${p}: ${(e as Error).message}`);
   }
+}
+
+/** A genesis file opened for a start (see {@link openGenesis}). */
+export interface OpenGenesis {
+  /** the document: its top-level fields; `app_state` is parsed from the file each time it is read */
+  readonly doc: GenesisDoc;
+  /** `app_state` section by section, the large module fields in chunks (InitChain) */
+  appStateSource(): AppStateSource;
+  /** closes the file (`doc.app_state` still reads it anew) */
+  close(): void;
+}
+
+/**
+ * The node's genesis file, opened for a start without parsing it whole: the top-level fields are read and
+ * `app_state` only located, so a restart of a chain with a large genesis does not parse its accounts at all,
+ * and InitChain reads `app_state` module by module (`appStateSource`). Errors read as `readGenesis`'s,
+ * `cannot read <path>: <JSON.parse's message>` for a syntax error (also one found in a module section at
+ * InitChain).
+ */
+export function openGenesis(home: string): OpenGenesis {
+  const p = join(configDir(home), 'genesis.json');
+  const wrap = (e: Error): Error => new Error(`cannot read ${p}: ${e.message}`);
+  let f: GenesisFile;
+  try {
+    f = openGenesisFile(p, wrap);
+  } catch (e) {
+    throw (e as Error).message.startsWith(`cannot read ${p}: `) ? e : wrap(e as Error);
+  }
+  const doc = { ...f.header } as unknown as GenesisDoc;
+  // read whole only by what asks for it (the RPC `genesis` method), from the file, as before
+  Object.defineProperty(doc, 'app_state', {
+    enumerable: true,
+    configurable: true,
+    get: () => (f.hasAppState ? (readGenesis(home).app_state ?? {}) : {}),
+  });
+  return { doc, appStateSource: () => f.appStateSource(), close: () => f.close() };
 }
 
 export function readValidatorKey(home: string): PrivValidatorKeyJSON {

@@ -1,0 +1,488 @@
+/**
+ * Reading a genesis document without building it as one object: a byte scanner finds the extent of each JSON
+ * value (strings, nesting) without decoding it, so the document's top-level fields and each `app_state`
+ * module section are located first and parsed only when needed, and the large repeated fields of a module
+ * (auth's accounts, bank's balances) are parsed in chunks of entries, one chunk in memory at a time.
+ *
+ * The scanner checks the structure it walks (objects, arrays, commas, colons, the end of the document);
+ * every value is checked by `JSON.parse` when it is parsed. A syntax error is reported with the message of
+ * `JSON.parse` over the whole text (`onSyntaxError`), so it reads as it did when the document was parsed whole.
+ */
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+
+/** Random access to the bytes of a document. */
+export interface ByteSource {
+  readonly size: number;
+  /** bytes [start, end) in a buffer of their own */
+  read(start: number, end: number): Buffer;
+  close?(): void;
+}
+
+/** A document in memory (e.g. CometBFT's `app_state_bytes`). */
+export function bytesSource(bytes: Uint8Array): ByteSource {
+  const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { size: b.length, read: (s, e) => b.subarray(s, e) };
+}
+
+/** A document in a file, read by ranges (the file stays open until `close()`). */
+export function fileSource(path: string): ByteSource {
+  const fd = openSync(path, 'r');
+  const size = fstatSync(fd).size;
+  let open = true;
+  return {
+    size,
+    read(start, end) {
+      if (!open) throw new Error(`${path} is closed`);
+      const out = Buffer.allocUnsafe(end - start);
+      for (let off = 0; off < out.length;) {
+        const n = readSync(fd, out, off, out.length - off, start + off);
+        if (n === 0) throw new Error(`${path}: unexpected end of file (did it change while it was read?)`);
+        off += n;
+      }
+      return out;
+    },
+    close() {
+      if (open) { open = false; closeSync(fd); }
+    },
+  };
+}
+
+/** A JSON syntax problem found by the scanner (replaced by JSON.parse's own message, see `onSyntaxError`). */
+export class JsonScanError extends Error {}
+
+/** A value's byte range [start, end) in the document. */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+const WINDOW = 1 << 22;
+
+const isWs = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/** Scans a {@link ByteSource} through a window of a few MiB. */
+export class JsonScanner {
+  private buf: Buffer = Buffer.alloc(0);
+  private base = 0;
+
+  /** `window`: bytes read at once (tests use small ones to cross window edges) */
+  constructor(readonly src: ByteSource, private readonly window = WINDOW) {}
+
+  /** Makes byte `pos` available in the window; false at the end of the source. */
+  private load(pos: number): boolean {
+    if (pos >= this.src.size) return false;
+    if (pos >= this.base && pos < this.base + this.buf.length) return true;
+    this.base = pos;
+    this.buf = this.src.read(pos, Math.min(this.src.size, pos + this.window));
+    return true;
+  }
+
+  /** The byte at `pos`, or -1 past the end. */
+  byte(pos: number): number {
+    return this.load(pos) ? this.buf[pos - this.base]! : -1;
+  }
+
+  /** The first position at or after `pos` that is not whitespace. */
+  skipWs(pos: number): number {
+    for (;;) {
+      const b = this.byte(pos);
+      if (b < 0 || !isWs(b)) return pos;
+      pos++;
+    }
+  }
+
+  /** The text of [start, end). */
+  text(start: number, end: number): string {
+    if (start >= this.base && end <= this.base + this.buf.length) return this.buf.toString('utf8', start - this.base, end - this.base);
+    return this.src.read(start, end).toString('utf8');
+  }
+
+  /** The parsed JSON value of [start, end). */
+  parse(r: ByteRange): unknown {
+    return JSON.parse(this.text(r.start, r.end));
+  }
+
+  /**
+   * The end (exclusive) of the JSON value that starts at `pos` (no whitespace before it). Strings and
+   * nesting are followed; the tokens themselves are checked when the value is parsed.
+   */
+  skipValue(pos: number): number {
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    let i = pos;
+    let buf = this.buf;
+    let base = this.base;
+    let lim = base + buf.length;
+    for (;;) {
+      if (i >= lim) {
+        if (!this.load(i)) {
+          if (depth === 0 && !inString && i > pos) return i;
+          throw new JsonScanError(`unexpected end of the document in the value at byte ${pos}`);
+        }
+        buf = this.buf;
+        base = this.base;
+        lim = base + buf.length;
+      }
+      const b = buf[i - base]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (b === 0x5c) escaped = true;
+        else if (b === 0x22) {
+          inString = false;
+          if (depth === 0) return i + 1;
+        } else {
+          // most of a document is string text: jump to the next quote; it ends the string unless an odd
+          // number of backslashes comes right before it (they cannot reach back past i: buf[i] is none)
+          const q = buf.indexOf(0x22, i - base);
+          const stop = q < 0 ? lim - base : q;
+          let k = 0;
+          while (stop - 1 - k > i - base && buf[stop - 1 - k] === 0x5c) k++;
+          if (q < 0) {
+            // the window ends inside the string: carry an escape over to the next one
+            escaped = k % 2 === 1;
+            i = lim;
+          } else if (k % 2 === 1) {
+            i = base + q + 1;
+          } else {
+            i = base + q;
+          }
+          continue;
+        }
+      } else if (b === 0x22) {
+        if (depth === 0 && i > pos) throw new JsonScanError(`unexpected string at byte ${i}`);
+        inString = true;
+      } else if (b === 0x7b || b === 0x5b) {
+        if (depth === 0 && i > pos) throw new JsonScanError(`unexpected ${String.fromCharCode(b)} at byte ${i}`);
+        depth++;
+      } else if (b === 0x7d || b === 0x5d) {
+        if (depth === 0) {
+          if (i > pos) return i;
+          throw new JsonScanError(`unexpected ${String.fromCharCode(b)} at byte ${i}`);
+        }
+        if (--depth === 0) return i + 1;
+      } else if (depth === 0 && (b === 0x2c || b === 0x3a || isWs(b))) {
+        // the end of a number or literal
+        if (i === pos) throw new JsonScanError(`unexpected ${String.fromCharCode(b)} at byte ${i}`);
+        return i;
+      }
+      i++;
+    }
+  }
+
+  private expect(pos: number, b: number): void {
+    if (this.byte(pos) !== b) throw new JsonScanError(`expected ${String.fromCharCode(b)} at byte ${pos}`);
+  }
+
+  /** The members of the object at `pos` (`{`): each key with the byte range of its value; and the object's end. */
+  objectMembers(pos: number): { members: { key: string; value: ByteRange }[]; end: number } {
+    this.expect(pos, 0x7b);
+    const members: { key: string; value: ByteRange }[] = [];
+    let i = this.skipWs(pos + 1);
+    if (this.byte(i) === 0x7d) return { members, end: i + 1 };
+    for (;;) {
+      this.expect(i, 0x22);
+      const keyEnd = this.skipValue(i);
+      const key = JSON.parse(this.text(i, keyEnd)) as string;
+      i = this.skipWs(keyEnd);
+      this.expect(i, 0x3a);
+      const start = this.skipWs(i + 1);
+      const end = this.skipValue(start);
+      members.push({ key, value: { start, end } });
+      i = this.skipWs(end);
+      const b = this.byte(i);
+      if (b === 0x7d) return { members, end: i + 1 };
+      if (b !== 0x2c) throw new JsonScanError(`expected , or } at byte ${i}`);
+      i = this.skipWs(i + 1);
+    }
+  }
+
+  /**
+   * Walks the array at `pos` (`[`): calls `element` with the range of each element in order; returns the
+   * array's end and the number of elements.
+   */
+  arrayElements(pos: number, element?: (r: ByteRange) => void): { end: number; count: number } {
+    this.expect(pos, 0x5b);
+    let i = this.skipWs(pos + 1);
+    let count = 0;
+    if (this.byte(i) === 0x5d) return { end: i + 1, count };
+    for (;;) {
+      const end = this.skipValue(i);
+      element?.({ start: i, end });
+      count++;
+      i = this.skipWs(end);
+      const b = this.byte(i);
+      if (b === 0x5d) return { end: i + 1, count };
+      if (b !== 0x2c) throw new JsonScanError(`expected , or ] at byte ${i}`);
+      i = this.skipWs(i + 1);
+    }
+  }
+
+  /**
+   * The elements of the array at `range`, parsed in chunks of at most `maxItems` elements or about
+   * `maxBytes` of text (one `JSON.parse` per chunk).
+   */
+  *arrayChunks(range: ByteRange, maxItems = 1000, maxBytes = 1 << 20): Generator<unknown[]> {
+    this.expect(range.start, 0x5b);
+    let i = this.skipWs(range.start + 1);
+    if (this.byte(i) === 0x5d) return;
+    let first = -1;
+    let last = -1;
+    let n = 0;
+    // the text from the first element's start to the last one's end holds the commas between them only
+    const parse = (): unknown[] => JSON.parse('[' + this.text(first, last) + ']') as unknown[];
+    for (;;) {
+      const end = this.skipValue(i);
+      if (first < 0) first = i;
+      last = end;
+      if (++n >= maxItems || last - first >= maxBytes) {
+        yield parse();
+        first = -1;
+        n = 0;
+      }
+      i = this.skipWs(end);
+      const b = this.byte(i);
+      if (b === 0x5d) break;
+      if (b !== 0x2c) throw new JsonScanError(`expected , or ] at byte ${i}`);
+      i = this.skipWs(i + 1);
+    }
+    if (first >= 0) yield parse();
+  }
+
+  /** Checks that only whitespace follows `pos`. */
+  expectEnd(pos: number): void {
+    const i = this.skipWs(pos);
+    if (i < this.src.size) throw new JsonScanError(`unexpected data after the document at byte ${i}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// app_state sources
+
+/** One module's section of `app_state` with its large fields apart. */
+export interface SectionParts {
+  /** the section without the large fields (JSON) */
+  readonly head: Record<string, unknown>;
+  /** the large fields present in the section (arrays), each read in chunks by {@link AppStateSource.chunks} */
+  readonly streamed: ReadonlySet<string>;
+}
+
+/**
+ * The `app_state` of a genesis document, read section by section: the parsed object as before
+ * ({@link objectAppState}), or the bytes of a file or of CometBFT's `app_state_bytes` ({@link JsonAppState}).
+ */
+export interface AppStateSource {
+  /** the module names that have a section, in the document's order */
+  readonly modules: readonly string[];
+  /** the JSON of a module's section (undefined: none) */
+  section(name: string): unknown;
+  /** a module's section with the array fields named in `large` apart (undefined: no section) */
+  sectionParts(name: string, large: readonly string[]): SectionParts | undefined;
+  /** the elements of a large field of a module's section, in chunks (each call reads them again) */
+  chunks(name: string, field: string): Iterable<unknown[]>;
+  /** the number of elements of a large field, when known without reading them */
+  count(name: string, field: string): number | undefined;
+}
+
+const CHUNK = 1000;
+
+/** The source of an `app_state` already parsed (tests, InitChain requests that carry the object). */
+export function objectAppState(appState: Record<string, unknown>): AppStateSource {
+  const isSection = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  return {
+    modules: Object.keys(appState),
+    section: (name) => (Object.hasOwn(appState, name) ? appState[name] : undefined),
+    sectionParts(name, large) {
+      if (!Object.hasOwn(appState, name) || appState[name] === undefined) return undefined;
+      const s = appState[name];
+      // not an object: the decoder reports it as it always did
+      if (!isSection(s)) return { head: s as Record<string, unknown>, streamed: new Set() };
+      const head: Record<string, unknown> = {};
+      const streamed = new Set<string>();
+      for (const [k, v] of Object.entries(s)) {
+        if (large.includes(k) && Array.isArray(v)) streamed.add(k);
+        else head[k] = v;
+      }
+      return { head, streamed };
+    },
+    *chunks(name, field) {
+      const v = (appState[name] as Record<string, unknown> | undefined)?.[field];
+      if (!Array.isArray(v)) return;
+      for (let i = 0; i < v.length; i += CHUNK) yield v.slice(i, i + CHUNK);
+    },
+    count(name, field) {
+      const v = (appState[name] as Record<string, unknown> | undefined)?.[field];
+      return Array.isArray(v) ? v.length : undefined;
+    },
+  };
+}
+
+/**
+ * The source of an `app_state` in bytes: the sections are located once (their bytes are not kept), each is
+ * parsed when asked for, and the large fields chunk by chunk. `onSyntaxError` turns a scanner error or a
+ * parse error into the error to throw (e.g. JSON.parse's message over the whole document).
+ */
+export class JsonAppState implements AppStateSource {
+  private readonly ranges = new Map<string, ByteRange>();
+  private readonly largeRanges = new Map<string, ByteRange & { count: number }>();
+  readonly modules: readonly string[];
+
+  constructor(private readonly scanner: JsonScanner, range: ByteRange, private readonly onSyntaxError: (e: Error) => Error = (e) => e) {
+    const names: string[] = [];
+    this.guard(() => {
+      // `app_state: null` is an empty app_state, as before
+      if (scanner.byte(range.start) === 0x6e && scanner.text(range.start, range.end) === 'null') return;
+      for (const { key, value } of scanner.objectMembers(range.start).members) {
+        if (!this.ranges.has(key)) names.push(key);
+        // a key given twice: the last value counts (as JSON.parse)
+        this.ranges.set(key, value);
+      }
+    });
+    this.modules = names;
+  }
+
+  private guard<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof JsonScanError || e instanceof SyntaxError) throw this.onSyntaxError(e);
+      throw e;
+    }
+  }
+
+  section(name: string): unknown {
+    const r = this.ranges.get(name);
+    return r === undefined ? undefined : this.guard(() => this.scanner.parse(r));
+  }
+
+  sectionParts(name: string, large: readonly string[]): SectionParts | undefined {
+    const r = this.ranges.get(name);
+    if (r === undefined) return undefined;
+    return this.guard(() => {
+      if (this.scanner.byte(r.start) !== 0x7b) return { head: this.scanner.parse(r) as Record<string, unknown>, streamed: new Set<string>() };
+      const head: Record<string, unknown> = {};
+      const streamed = new Set<string>();
+      for (const { key, value } of this.scanner.objectMembers(r.start).members) {
+        if (large.includes(key) && this.scanner.byte(value.start) === 0x5b) {
+          const { count } = this.scanner.arrayElements(value.start);
+          this.largeRanges.set(`${name}\u0000${key}`, { ...value, count });
+          streamed.add(key);
+          delete head[key];
+        } else {
+          head[key] = this.scanner.parse(value);
+          streamed.delete(key);
+        }
+      }
+      return { head, streamed };
+    });
+  }
+
+  *chunks(name: string, field: string): Generator<unknown[]> {
+    const r = this.largeRanges.get(`${name}\u0000${field}`);
+    if (r === undefined) return;
+    const it = this.scanner.arrayChunks(r);
+    for (;;) {
+      const next = this.guard(() => it.next());
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+
+  count(name: string, field: string): number | undefined {
+    return this.largeRanges.get(`${name}\u0000${field}`)?.count;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// a genesis file
+
+/** A genesis document read from a file: its top-level fields but `app_state`, which is read by sections. */
+export interface GenesisFile {
+  /** the top-level fields of the document, `app_state` excepted */
+  readonly header: Record<string, unknown>;
+  /** whether the document has an `app_state` */
+  readonly hasAppState: boolean;
+  /** the whole `app_state`, parsed on each call (e.g. for the RPC `genesis` method) */
+  appState(): Record<string, unknown>;
+  /** `app_state` section by section (InitChain) */
+  appStateSource(): AppStateSource;
+  /** closes the file */
+  close(): void;
+}
+
+/**
+ * Opens a genesis file and reads its top-level fields (`app_state` is located, not parsed). Any syntax error
+ * is thrown as `errorOf(JSON.parse's error over the whole file)`, as when the file was parsed whole.
+ */
+export function openGenesisFile(path: string, errorOf: (e: Error) => Error = (e) => e, window?: number): GenesisFile {
+  const src = fileSource(path);
+  const scanner = new JsonScanner(src, window);
+  // the message JSON.parse gives for the whole text (only on a syntax error: this reads the file whole)
+  const syntaxError = (e: Error): Error => {
+    try {
+      JSON.parse(readFileSync(path, 'utf8'));
+    } catch (full) {
+      return errorOf(full as Error);
+    }
+    return errorOf(e);
+  };
+  let header: Record<string, unknown>;
+  let appRange: ByteRange | undefined;
+  try {
+    const start = scanner.skipWs(0);
+    if (scanner.byte(start) !== 0x7b) {
+      // not an object (or not JSON): JSON.parse says what it is
+      src.close?.();
+      throw syntaxError(new JsonScanError('the genesis document is not a JSON object'));
+    }
+    const { members, end } = scanner.objectMembers(start);
+    scanner.expectEnd(end);
+    header = {};
+    appRange = undefined;
+    for (const { key, value } of members) {
+      if (key === 'app_state') {
+        appRange = value;
+        delete header[key];
+      } else {
+        header[key] = scanner.parse(value);
+      }
+    }
+  } catch (e) {
+    src.close?.();
+    if (e instanceof JsonScanError || e instanceof SyntaxError) throw syntaxError(e);
+    throw e;
+  }
+  const range = appRange;
+  return {
+    header,
+    hasAppState: range !== undefined,
+    appState: () => (range === undefined ? {} : ((scanner.parse(range) ?? {}) as Record<string, unknown>)),
+    appStateSource: () => (range === undefined ? objectAppState({}) : new JsonAppState(scanner, range, syntaxError)),
+    close: () => src.close?.(),
+  };
+}
+
+/** The `app_state` source of CometBFT's InitChain `app_state_bytes` (an empty one when there are none). */
+export function appStateOfBytes(bytes: Uint8Array): AppStateSource {
+  if (bytes.length === 0) return objectAppState({});
+  const scanner = new JsonScanner(bytesSource(bytes));
+  const text = (): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const syntaxError = (e: Error): Error => {
+    try {
+      JSON.parse(text());
+    } catch (full) {
+      return full as Error;
+    }
+    return e;
+  };
+  try {
+    const start = scanner.skipWs(0);
+    const end = scanner.skipValue(start);
+    scanner.expectEnd(end);
+    if (scanner.byte(start) !== 0x7b) return objectAppState((JSON.parse(text()) ?? {}) as Record<string, unknown>);
+    return new JsonAppState(scanner, { start, end }, syntaxError);
+  } catch (e) {
+    if (e instanceof JsonScanError || e instanceof SyntaxError) throw syntaxError(e);
+    throw e;
+  }
+}
