@@ -8,7 +8,10 @@ import { coinsToString, DEC_SCALE, validateCoins, amountOf } from '@chain/app';
 import { Errors } from '@chain/errors';
 import { directSignBytes, txSigners } from '@chain/tx';
 import type { DecodedTx } from '@chain/tx';
-import { equalBytes, secp256k1Address, ethAddress, verifySecp256k1, verifyEthSecp256k1, toBase64, toHex } from '@chain/crypto';
+import {
+  equalBytes, secp256k1Address, ethAddress, verifySecp256k1, verifyEthSecp256k1, toBase64, toHex, sha256, keccak256, sharedVerifyPool,
+  type VerifyItem,
+} from '@chain/crypto';
 import { accountSequenceEvent, emit, feeEvent, signatureEvent } from './events.js';
 import type { AccountKeeper, Account } from './keeper.js';
 import { FEE_COLLECTOR, SECP256K1_PUBKEY, ETH_SECP256K1_PUBKEY } from './keys.js';
@@ -50,7 +53,16 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
     return { name, key };
   };
 
-  return (ctx: Context, tx: DecodedTx, simulate: boolean): void => {
+  /**
+   * The key of a verified signature: everything its sign bytes depend on (the tx bytes by hash, the signer's index,
+   * the account number as signed, the chain id) and the key with its type.
+   */
+  const sigKey = (tx: DecodedTx, i: number, signNumber: bigint, pk: PubKeyInfo, chainId: string): string =>
+    `${toHex(tx.hash)}:${i}:${signNumber}:${pk.name}:${toHex(pk.key)}:${chainId}`;
+  /** The account number the sign bytes carry: 0 at genesis (gentxs), as the SDK's sig verification. */
+  const signNumberOf = (ctx: Context, acc: Account): bigint => (ctx.block.height === 0 ? 0n : acc.base.account_number);
+
+  const handler = (ctx: Context, tx: DecodedTx, simulate: boolean): void => {
     // simulation needs no signatures: none at all, or empty placeholders (what cosmjs sends), are fine
     const unsigned = simulate && tx.signatures.length === 0;
     if (tx.signatures.length === 0 && !unsigned) throw Errors.NoSignatures.wrap('empty signatures');
@@ -158,9 +170,9 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
         const mode = info.mode_info?.single?.mode;
         if (mode !== SIGN_MODE_DIRECT) throw Errors.NotSupported.wrap(`signature mode ${mode ?? 'multi'} is not supported; use SIGN_MODE_DIRECT`);
         const pk = pubkeys[i]!;
-        const cacheKey = `${toHex(tx.hash)}:${i}:${acc.base.account_number}:${toHex(pk.key)}:${ctx.block.chainId}`;
+        const cacheKey = sigKey(tx, i, signNumberOf(ctx, acc), pk, ctx.block.chainId);
         if (!cache.has(cacheKey)) {
-          const signBytes = directSignBytes(registry, tx, ctx.block.chainId, ctx.block.height === 0 ? 0n : acc.base.account_number);
+          const signBytes = directSignBytes(registry, tx, ctx.block.chainId, signNumberOf(ctx, acc));
           const ok = pk.name === ETH_SECP256K1_PUBKEY ? verifyEthSecp256k1(pk.key, signBytes, tx.signatures[i]!) : verifySecp256k1(pk.key, signBytes, tx.signatures[i]!);
           if (!ok) throw Errors.Unauthorized.wrap(`signature verification failed; please verify account number (${acc.base.account_number}) and chain-id (${ctx.block.chainId})`);
           cache.add(cacheKey);
@@ -177,4 +189,51 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
       emit(ctx, signatureEvent(toBase64(tx.signatures[i] ?? new Uint8Array())));
     }
   };
+
+  /**
+   * CheckTx's signature checks ahead of CheckTx, on the verification pool's worker threads: for each signer whose
+   * account, key and sign mode the ante handler will find as they are now, the signature is checked there and, when
+   * valid, remembered under the same key the ante handler looks up, so CheckTx (and FinalizeBlock) skip it. Anything
+   * else (no pool, unknown account, a bad signature) is left to the ante handler, which verifies and reports it.
+   * Writes nothing.
+   */
+  handler.precheck = async (ctx: Context, tx: DecodedTx): Promise<void> => {
+    const pool = sharedVerifyPool();
+    if (pool === undefined || tx.signatures.length === 0) return;
+    const signerAddrs: Uint8Array[] = [];
+    for (const s of txSigners(registry, tx)) {
+      const bytes = ak.addressCodec.decodeSigner(s);
+      if (!signerAddrs.some((b) => equalBytes(b, bytes))) signerAddrs.push(bytes);
+    }
+    const infos = tx.authInfo.signer_infos;
+    if (infos.length !== signerAddrs.length || tx.signatures.length !== signerAddrs.length) return;
+    const items: VerifyItem[] = [];
+    const keys: string[] = [];
+    for (let i = 0; i < signerAddrs.length; i++) {
+      const info = infos[i]!;
+      if (info.mode_info?.single?.mode !== SIGN_MODE_DIRECT) continue;
+      const acc = ak.getAccount(ctx, signerAddrs[i]!);
+      if (!acc) continue;
+      let pk: PubKeyInfo;
+      if (acc.base.pub_key) {
+        pk = decodePubKey(acc.base.pub_key);
+      } else {
+        if (!info.public_key) continue;
+        pk = decodePubKey(info.public_key);
+        const derived = pk.name === ETH_SECP256K1_PUBKEY ? ethAddress(pk.key) : secp256k1Address(pk.key);
+        if (!equalBytes(derived, signerAddrs[i]!)) continue;
+      }
+      const key = sigKey(tx, i, signNumberOf(ctx, acc), pk, ctx.block.chainId);
+      if (cache.has(key)) continue;
+      const signBytes = directSignBytes(registry, tx, ctx.block.chainId, signNumberOf(ctx, acc));
+      const sig = tx.signatures[i]!;
+      const eth = pk.name === ETH_SECP256K1_PUBKEY;
+      items.push({ pubkey: pk.key, digest: eth ? keccak256(signBytes) : sha256(signBytes), sig: eth && sig.length === 65 ? sig.subarray(0, 64) : sig });
+      keys.push(key);
+    }
+    const ok = await pool.verify(items);
+    for (let j = 0; j < ok.length; j++) if (ok[j]) cache.add(keys[j]!);
+  };
+  return handler;
+
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseDecCoins } from '@chain/app';
 import type { AppModule, ExecTxResult } from '@chain/app';
 import type { AnyMsg } from '@chain/codec';
-import { toBech32 } from '@chain/crypto';
+import { sharedVerifyPool, toBech32 } from '@chain/crypto';
 import { FEE_COLLECTOR } from '../src/index.js';
 import { TestChain, buildTx, devKey, devEthKey, pubKeyAny, coins, DENOM, CHAIN_ID } from './helpers.js';
 import type { DevKey } from './helpers.js';
@@ -50,6 +50,37 @@ describe('auth: ante handler', () => {
     // with the pubkey on the account, the signer info may omit it
     const r2 = await chain.deliver(chain.send(A, B.address, { signer: { pubKey: null } }));
     expect(r2.code, r2.log).to.equal(0);
+  });
+
+  it('precheck: signatures checked ahead on worker threads are reused, a bad one is still refused by the ante', async () => {
+    const pool = sharedVerifyPool();
+    if (pool === undefined) throw new Error('the verification pool must start here (native secp256k1 and worker threads)');
+    // a good tx (pubkey in the signer info) and an eth_secp256k1 one: one pool check each, then CheckTx and the block
+    for (const [key, to] of [[A, B.address], [E, B.address]] as const) {
+      const tx = chain.send(key, to);
+      const before = pool.checks;
+      await chain.app.precheckTx(tx);
+      expect(pool.checks - before, 'checked on the pool').to.equal(1);
+      await chain.app.precheckTx(tx); // remembered: not checked again
+      expect(pool.checks - before).to.equal(1);
+      const check = await chain.app.checkTx({ tx, type: 'new' });
+      expect(check.code, check.log).to.equal(0);
+      const r = await chain.deliver(tx);
+      expect(r.code, r.log).to.equal(0);
+    }
+    // a signature for another account number or chain id: checked (and found wrong) on the pool, refused by the ante
+    const n = chain.account(A.addr)!.base.account_number;
+    for (const signer of [{ accountNumber: n + 1n }, { chainId: 'other-chain' }]) {
+      const bad = chain.send(A, B.address, { signer });
+      const before = pool.checks;
+      await chain.app.precheckTx(bad);
+      expect(pool.checks - before).to.equal(1);
+      const check = await chain.app.checkTx({ tx: bad, type: 'new' });
+      expect([check.code, check.log]).to.deep.equal([4, `signature verification failed; please verify account number (${n}) and chain-id (${CHAIN_ID}): unauthorized`]);
+    }
+    // garbage and an unknown signer: nothing to check ahead, no failure
+    await chain.app.precheckTx(Uint8Array.of(1, 2, 3));
+    await chain.app.precheckTx(chain.send(U, B.address));
   });
 
   it('a signature for another chain id is code 4 with the account number and chain id', async () => {

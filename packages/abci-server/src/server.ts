@@ -193,12 +193,25 @@ export class AbciServer {
         return;
       }
       for (const frame of frames) {
+        // decoded as it arrives, so a new tx's signature checks start on worker threads (app.precheckTx) while
+        // the requests before it hold the lock
+        let decoded: ReturnType<typeof decodeRequest> | Error;
+        try {
+          decoded = decodeRequest(frame);
+        } catch (e) {
+          decoded = e instanceof Error ? e : new Error(String(e));
+        }
+        const pre = !(decoded instanceof Error) && decoded.kind === 'check_tx' && numberOf(decoded.body.type) !== 1 && app.precheckTx
+          ? app.precheckTx(bytesOf(decoded.body.tx)).catch(() => undefined)
+          : undefined;
         void this.lock.run(async () => {
           if (failed || this.closed) return;
           let out: Uint8Array;
           let exception = false;
           try {
-            const { kind, body } = decodeRequest(frame);
+            if (decoded instanceof Error) throw decoded;
+            if (pre !== undefined) await pre;
+            const { kind, body } = decoded;
             const [rk, rb] = await handleRequest(app, kind, body);
             out = encodeResponse(rk, rb);
           } catch (e) {

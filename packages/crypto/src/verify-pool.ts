@@ -61,6 +61,8 @@ function settle(p: Pending): void {
 
 export class VerifyPool {
   private readonly workers: Worker[] = [];
+  /** batches in flight per worker */
+  private readonly busy: number[] = [];
   private readonly inflight = new Map<number, { batch: Batch; worker: number }>();
   private queue: Pending[] = [];
   private scheduled = false;
@@ -74,12 +76,22 @@ export class VerifyPool {
   constructor(size = Math.max(1, availableParallelism() - 1)) {
     const secpPath = createRequire(import.meta.url).resolve('secp256k1');
     for (let i = 0; i < size; i++) {
-      const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { secpPath } });
-      w.unref(); // never keeps the process alive
+      // a worker holds only its batch buffers: small heaps keep its memory (RSS) low
+      const w = new Worker(WORKER_SOURCE, {
+        eval: true,
+        // none of the parent's flags (e.g. --input-type=module would make this CommonJS source a module)
+        execArgv: [],
+        workerData: { secpPath },
+        resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
+      });
       w.on('message', (m: { id: number; out: Uint8Array }) => this.onAnswer(m.id, m.out));
       w.on('error', () => this.fail());
       w.on('exit', () => { if (!this.closed) this.fail(); });
+      // an idle worker never keeps the process alive; one with checks in flight does (see send/onAnswer). Unref after
+      // the listeners: adding a 'message' listener refs the worker again.
+      w.unref();
       this.workers.push(w);
+      this.busy.push(0);
     }
   }
 
@@ -176,6 +188,7 @@ export class VerifyPool {
     const worker = this.next;
     this.next = (this.next + 1) % this.workers.length;
     this.inflight.set(id, { batch, worker });
+    if (this.busy[worker]!++ === 0) this.workers[worker]!.ref();
     this.workers[worker]!.postMessage({ id, n, buf }, [buf.buffer]);
   }
 
@@ -183,6 +196,7 @@ export class VerifyPool {
     const f = this.inflight.get(id);
     if (f === undefined) return;
     this.inflight.delete(id);
+    if (--this.busy[f.worker]! === 0) this.workers[f.worker]!.unref();
     this.answered += out.length;
     let k = 0;
     for (const part of f.batch.parts) {
@@ -201,6 +215,8 @@ export class VerifyPool {
     this.broken = true;
     for (const { batch } of this.inflight.values()) for (const part of batch.parts) settle(part.pending);
     this.inflight.clear();
+    this.busy.fill(0);
+    for (const w of this.workers) w.unref();
     for (const p of this.queue) settle(p);
     this.queue = [];
   }

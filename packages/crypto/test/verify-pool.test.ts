@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { VerifyPool, sha256, signSecp256k1Digest, secp256k1PublicKey, uncompressSecp256k1, verifySecp256k1Digest, type VerifyItem } from '../src/index.js';
 
 const SECP_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -52,5 +54,16 @@ describe('VerifyPool (secp256k1 on worker threads)', () => {
     await p.close();
     expect(p.available).to.equal(false);
     expect(await p.verify([item])).to.deep.equal([false]);
+  });
+
+  it('keeps a process alive while checks are in flight, and lets it exit when idle', () => {
+    const src = fileURLToPath(new URL('../src/verify-pool.ts', import.meta.url));
+    const code = `import { VerifyPool } from ${JSON.stringify(src)};
+const p = new VerifyPool(1);
+const r = await p.verify([{ pubkey: new Uint8Array(33), digest: new Uint8Array(32), sig: new Uint8Array(64) }]);
+console.log('answered', JSON.stringify(r), p.checks);`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout.trim()).to.equal('answered [false] 1');
   });
 });
