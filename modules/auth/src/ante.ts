@@ -62,6 +62,26 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
   /** The account number the sign bytes carry: 0 at genesis (gentxs), as the SDK's sig verification. */
   const signNumberOf = (ctx: Context, acc: Account): bigint => (ctx.block.height === 0 ? 0n : acc.base.account_number);
 
+  /**
+   * The tx's signers as the SDK's GetSigners: account bytes (a validator operator address names the same account),
+   * unique by bytes in order of first appearance.
+   */
+  const signersOf = (tx: DecodedTx): Uint8Array[] => {
+    const out: Uint8Array[] = [];
+    for (const s of txSigners(registry, tx)) {
+      let bytes: Uint8Array;
+      try {
+        bytes = ak.addressCodec.decodeSigner(s);
+      } catch (e) {
+        throw Errors.InvalidAddress.wrap(`invalid signer address ${s}: ${(e as Error).message}`);
+      }
+      if (!out.some((b) => equalBytes(b, bytes))) out.push(bytes);
+    }
+    return out;
+  };
+  /** The account address a key signs for. */
+  const addressOfKey = (pk: PubKeyInfo): Uint8Array => (pk.name === ETH_SECP256K1_PUBKEY ? ethAddress(pk.key) : secp256k1Address(pk.key));
+
   const handler = (ctx: Context, tx: DecodedTx, simulate: boolean): void => {
     // simulation needs no signatures: none at all, or empty placeholders (what cosmjs sends), are fine
     const unsigned = simulate && tx.signatures.length === 0;
@@ -78,21 +98,8 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
     }
     ctx.gasMeter.consume(Number(params.tx_size_cost_per_byte) * tx.raw.length, 'txSize');
 
-    // signers as the SDK's GetSigners: account bytes (a validator operator address names the same account),
-    // unique by bytes in order of first appearance, shown as account addresses
-    const signerAddrs: Uint8Array[] = [];
-    const signers: string[] = [];
-    for (const s of txSigners(registry, tx)) {
-      let bytes: Uint8Array;
-      try {
-        bytes = ak.addressCodec.decodeSigner(s);
-      } catch (e) {
-        throw Errors.InvalidAddress.wrap(`invalid signer address ${s}: ${(e as Error).message}`);
-      }
-      if (signerAddrs.some((b) => equalBytes(b, bytes))) continue;
-      signerAddrs.push(bytes);
-      signers.push(ak.addressCodec.encode(bytes));
-    }
+    const signerAddrs = signersOf(tx);
+    const signers = signerAddrs.map((b) => ak.addressCodec.encode(b));
     const infos = tx.authInfo.signer_infos;
     if (infos.length !== signers.length) throw Errors.Unauthorized.wrap(`wrong number of signers; expected ${signers.length}, got ${infos.length}`);
     if (tx.signatures.length !== signers.length && !unsigned) throw Errors.Unauthorized.wrap(`invalid number of signer;  expected: ${signers.length}, got ${tx.signatures.length}`);
@@ -146,8 +153,7 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
           throw Errors.InvalidPubKey.wrap('pubkey on account is not set');
         }
         pk = decodePubKey(info.public_key);
-        const derived = pk.name === ETH_SECP256K1_PUBKEY ? ethAddress(pk.key) : secp256k1Address(pk.key);
-        if (!equalBytes(derived, signerAddrs[i]!)) throw Errors.InvalidPubKey.wrap(`pubKey does not match signer address ${signers[i]} with signer index: ${i}`);
+        if (!equalBytes(addressOfKey(pk), signerAddrs[i]!)) throw Errors.InvalidPubKey.wrap(`pubKey does not match signer address ${signers[i]} with signer index: ${i}`);
         acc.base.pub_key = registry.packAny(pk.name, { key: pk.key });
         ak.setAccount(ctx, acc);
       }
@@ -200,11 +206,7 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
   handler.precheck = async (ctx: Context, tx: DecodedTx): Promise<void> => {
     const pool = sharedVerifyPool();
     if (pool === undefined || tx.signatures.length === 0) return;
-    const signerAddrs: Uint8Array[] = [];
-    for (const s of txSigners(registry, tx)) {
-      const bytes = ak.addressCodec.decodeSigner(s);
-      if (!signerAddrs.some((b) => equalBytes(b, bytes))) signerAddrs.push(bytes);
-    }
+    const signerAddrs = signersOf(tx);
     const infos = tx.authInfo.signer_infos;
     if (infos.length !== signerAddrs.length || tx.signatures.length !== signerAddrs.length) return;
     const items: VerifyItem[] = [];
@@ -220,8 +222,7 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
       } else {
         if (!info.public_key) continue;
         pk = decodePubKey(info.public_key);
-        const derived = pk.name === ETH_SECP256K1_PUBKEY ? ethAddress(pk.key) : secp256k1Address(pk.key);
-        if (!equalBytes(derived, signerAddrs[i]!)) continue;
+        if (!equalBytes(addressOfKey(pk), signerAddrs[i]!)) continue;
       }
       const key = sigKey(tx, i, signNumberOf(ctx, acc), pk, ctx.block.chainId);
       if (cache.has(key)) continue;
@@ -235,5 +236,4 @@ export function createAnteHandler(ak: AccountKeeper, bank: AnteBankKeeper): Ante
     for (let j = 0; j < ok.length; j++) if (ok[j]) cache.add(keys[j]!);
   };
   return handler;
-
 }

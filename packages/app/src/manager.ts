@@ -199,7 +199,7 @@ export class ModuleManager {
 
   exportGenesis(ctx: Context, registry: ProtoRegistry): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const m of this.orders.exportGenesis) out[m.name] = registry.toJSON(m.genesisType!, m.exportGenesis!(ctx));
+    for (const m of this.orders.exportGenesis) out[m.name] = moduleGenesisJSON(m, ctx, registry);
     return out;
   }
 
@@ -207,7 +207,7 @@ export class ModuleManager {
   exportModuleGenesis(ctx: Context, registry: ProtoRegistry, name: string): unknown {
     const m = this.orders.exportGenesis.find((x) => x.name === name);
     if (!m) throw new Error(`module ${name} has no genesis export`);
-    return registry.toJSON(m.genesisType!, m.exportGenesis!(ctx));
+    return moduleGenesisJSON(m, ctx, registry);
   }
 
   /**
@@ -225,7 +225,7 @@ export class ModuleManager {
           continue;
         }
         if (!m.exportGenesisParts) {
-          yield [m.name, registry.toJSON(m.genesisType!, m.exportGenesis!(ctx))];
+          yield [m.name, moduleGenesisJSON(m, ctx, registry)];
           continue;
         }
         const parts = m.exportGenesisParts(ctx);
@@ -302,6 +302,11 @@ export class ModuleManager {
     }
     return this.versionMap();
   }
+}
+
+/** A module's ExportGenesis as genesis JSON. */
+function moduleGenesisJSON(m: AppModule, ctx: Context, registry: ProtoRegistry): unknown {
+  return registry.toJSON(m.genesisType!, m.exportGenesis!(ctx));
 }
 
 function* mapIterable<T, U>(it: Iterable<T>, f: (x: T) => U): Generator<U> {
