@@ -9,6 +9,7 @@ export {
   type SavedVersion,
   type StagedVersion,
 } from './tree.js';
+export { type SortedBuild } from './build.js';
 export {
   HashOp,
   LengthOp,

@@ -8,6 +8,7 @@
  * orphan list per version (IAVL's legacy orphan scheme, packed).
  */
 import type { ClassicLevel } from 'classic-level';
+import { type BuildHost, type SortedBuild, SortedBuilder } from './build.js';
 import { NodeCache } from './cache.js';
 import {
   type Bytes,
@@ -98,8 +99,9 @@ const K_ORPHAN = 0x6f; // 'o' || BE64(to)     -> uvarint(id)*: nodes whose last 
 const EMPTY = new Uint8Array(0);
 
 /**
- * Nodes per database record. Node ids are assigned in post-order at save, and each version starts at a multiple
- * of CHUNK, so a version's nodes fill whole records of their own (~4 KB): one LevelDB write per CHUNK nodes.
+ * Nodes per database record. Node ids are assigned in post-order at save (a sorted build: in the order its nodes
+ * are finalized, children before parents), and each version starts at a multiple of CHUNK, so a version's nodes
+ * fill whole records of their own (~4 KB): one LevelDB write per CHUNK nodes.
  * Record: count(1) || count x u32le end offset of entry i in the data || data; an entry of length 0 is a
  * missing (pruned) node.
  */
@@ -157,6 +159,10 @@ const ARENA = 256 * 1024;
  * Encodes a version's new nodes, given in id order (contiguous ids, the first a multiple of CHUNK), into chunk
  * records as they come, and puts each full record into the sink. Records are views into arenas allocated here
  * (the sink may keep them until the batch is written).
+ *
+ * For the sorted build (`IavlTree.beginSorted`) the sink can change between records (`setOut`), be null (hash
+ * only: a record started without a sink is not encoded, a record completed without one is dropped), and the
+ * nodes are not kept (`keep` false).
  */
 class ChunkWriter {
   private arena = new Uint8Array(0);
@@ -165,17 +171,36 @@ class ChunkWriter {
   private rec = 0;
   private hdr = 0;
   private count = 0;
-  /** The nodes added, in id order. */
+  /** Whether the current record is being encoded (a sink was set when it started). */
+  private encoding = true;
+  /** The nodes added, in id order (when `keep`). */
   readonly nodes: Node[] = [];
+  /** Bytes (keys + values) put into the current sink since the last `setOut`. */
+  bytes = 0;
 
   constructor(
     private readonly prefix: Bytes,
-    private readonly out: BatchSink,
+    private out: BatchSink | null,
+    private readonly keep = true,
   ) {}
 
+  /** Records completed from now on go to `out` (null: dropped). */
+  setOut(out: BatchSink | null): void {
+    if (out !== null && this.count > 0 && !this.encoding)
+      throw new Error('iavl: sorted build: cannot set a sink in the middle of a record started without one');
+    this.out = out;
+    this.bytes = 0;
+  }
+
   add(n: Node): void {
-    const need = encodedSizeBound(n);
+    if (this.keep) this.nodes.push(n);
     if (this.count === 0) {
+      this.encoding = this.out !== null;
+      if (!this.encoding) {
+        this.count = 1;
+        return;
+      }
+      const need = encodedSizeBound(n);
       this.ensure(this.prefix.length + 10 + 4 * CHUNK + need);
       const a = this.arena;
       const p = this.prefix.length;
@@ -185,11 +210,13 @@ class ChunkWriter {
       writeBE64(a, this.pos + p + 1, Math.floor(n.id / CHUNK));
       this.hdr = this.pos + p + 9;
       this.pos = this.hdr + 1 + 4 * CHUNK;
-    } else this.ensure(need);
+    } else if (!this.encoding) {
+      if (++this.count === CHUNK) this.count = 0;
+      return;
+    } else this.ensure(encodedSizeBound(n));
     const base = this.hdr + 1 + 4 * CHUNK;
     this.pos = encodeNodeInto(n, this.arena, this.pos);
     putU32le(this.arena, this.hdr + 1 + 4 * this.count, this.pos - base);
-    this.nodes.push(n);
     if (++this.count === CHUNK) this.flush();
   }
 
@@ -197,6 +224,13 @@ class ChunkWriter {
   flush(): void {
     const c = this.count;
     if (c === 0) return;
+    this.count = 0;
+    const out = this.out;
+    if (!this.encoding) return;
+    if (out === null) {
+      this.pos = this.rec; // dropped: its space is reused
+      return;
+    }
     const a = this.arena;
     a[this.hdr] = c;
     if (c < CHUNK) {
@@ -204,8 +238,8 @@ class ChunkWriter {
       a.copyWithin(this.hdr + 1 + 4 * c, from, this.pos);
       this.pos -= 4 * (CHUNK - c);
     }
-    this.out.put(a.subarray(this.rec, this.hdr), a.subarray(this.hdr, this.pos));
-    this.count = 0;
+    this.bytes += this.pos - this.rec;
+    out.put(a.subarray(this.rec, this.hdr), a.subarray(this.hdr, this.pos));
   }
 
   /** Room for `need` more bytes, moving the current record to a new arena if needed. */
@@ -227,6 +261,20 @@ class ChunkWriter {
  * neighbouring subtrees, which sorted changes visit one after the other, often share a record.
  */
 const RECENT = 8;
+
+/** A version's root record: rootHash(32) || BE64(rootId) || BE64(nextId), or BE64(nextId) for an empty tree. */
+function rootRecord(root: Node | undefined, nextId: number): Uint8Array {
+  if (root === undefined) {
+    const rec = new Uint8Array(8);
+    writeBE64(rec, 0, nextId);
+    return rec;
+  }
+  const rec = new Uint8Array(HASH_SIZE + 16);
+  putHash(rec, 0, root.hash!);
+  writeBE64(rec, HASH_SIZE, root.id);
+  writeBE64(rec, HASH_SIZE + 8, nextId);
+  return rec;
+}
 
 const enum Side {
   Left = 0,
@@ -485,8 +533,11 @@ export class IavlTree extends TreeReads {
   /** The next node id. */
   private nextId = 1;
   private readonly pinnedLevels: number;
-  private staged: { previousRoot: Node | undefined; previousVersions: number[]; previousNextId: number } | undefined =
-    undefined;
+  private staged:
+    | { previousRoot: Node | undefined; previousVersions: number[]; previousNextId: number; sorted: boolean }
+    | undefined = undefined;
+  /** The sorted build in progress (`beginSorted` until its `finish` or `abort`). */
+  private building: SortedBuilder | undefined = undefined;
   private removedValue: Bytes | undefined = undefined;
   /** Figures of the last `stageVersion`: nodes written, orphans recorded, ms hashing, ms encoding into the sink. */
   lastStage = { nodes: 0, orphans: 0, hashMs: 0, encodeMs: 0 };
@@ -686,6 +737,7 @@ export class IavlTree extends TreeReads {
 
   private assertNotStaged(): void {
     if (this.staged !== undefined) throw new Error('iavl: a staged version awaits commitStaged() or discardStaged()');
+    if (this.building !== undefined) throw new Error('iavl: a sorted build is in progress (beginSorted)');
   }
 
   private orphan(n: Node): void {
@@ -910,17 +962,7 @@ export class IavlTree extends TreeReads {
       stats.nodes = pending.length;
     }
     this.lastStage = stats;
-    let rec: Uint8Array;
-    if (root === undefined) {
-      rec = new Uint8Array(8);
-      writeBE64(rec, 0, this.nextId);
-    } else {
-      rec = new Uint8Array(HASH_SIZE + 16);
-      putHash(rec, 0, root.hash!);
-      writeBE64(rec, HASH_SIZE, root.id);
-      writeBE64(rec, HASH_SIZE + 8, this.nextId);
-    }
-    out.put(this.rootKey(version), rec);
+    out.put(this.rootKey(version), rootRecord(root, this.nextId));
     if (this.orphans.length > 0) {
       const list = new Uint8Array(this.orphans.length * 8);
       let off = 0;
@@ -928,7 +970,7 @@ export class IavlTree extends TreeReads {
       out.put(this.orphanKey(this.version), list.subarray(0, off));
     }
     this.orphans.length = 0;
-    this.staged = { previousRoot: this.savedRoot, previousVersions: this.versions.slice(), previousNextId };
+    this.staged = { previousRoot: this.savedRoot, previousVersions: this.versions.slice(), previousNextId, sorted: false };
     this.reader.pending = pending;
     this.reader.pendingFirst = firstId;
     this.versions.push(version);
@@ -962,12 +1004,83 @@ export class IavlTree extends TreeReads {
     if (s === undefined) throw new Error('iavl: nothing staged');
     this.reader.pending = undefined;
     this.staged = undefined;
+    // A sorted build's nodes were only reachable through stagedView: its ids are not reused, drop what was read.
+    if (s.sorted) this.reader.cache.clear();
+    this.reader.invalidate();
     this.versions = s.previousVersions;
     this.savedRoot = s.previousRoot;
     this.root = s.previousRoot;
     this.nextId = s.previousNextId;
     this.orphans.length = 0;
     this.updatePin();
+  }
+
+  /**
+   * A view of the staged version (after `stageVersion`, or a sorted build's `finish`), to read it before
+   * `commitStaged`. After a sorted build, read it only once every record of the build is written (the build's
+   * nodes are read from the database; only its root is in memory).
+   */
+  stagedView(): TreeView {
+    if (this.staged === undefined) throw new Error('iavl: nothing staged');
+    return new TreeView(this.reader, this.version, this.savedRoot);
+  }
+
+  /**
+   * Begin a streaming sorted build of the working version (`initialVersion`) of a tree with no saved version and
+   * no working changes: the entries are then given in ascending key order to `add` and the result is the version
+   * (same root hash, same node versions) inserting them in that order with `set` and saving would give, built in
+   * O(height) memory: each node is hashed and encoded into the current sink as soon as it is final (see
+   * build.ts). `sink` receives the node chunk records (`null`: hash only); `setSink` switches to the next
+   * batch. `finish()` stages the version (the caller writes its records and `putRoot`, then `commitStaged()`;
+   * or `discardStaged()` + `deleteRecords`). Until `finish` or `abort` the tree refuses changes and saves.
+   *
+   * Ids: the build's nodes get consecutive ids from the tree's next id rounded up to a multiple of CHUNK, in
+   * the order they are finalized (children before parents), so its records are `'n' || BE64(chunk)` for the
+   * chunks [firstId / CHUNK, ceil(nextId / CHUNK)). Ids are never given twice: after `discardStaged()` or
+   * `abort()` the tree's next id stays past them (a view still reading the old records stays consistent until
+   * they are deleted).
+   */
+  beginSorted(sink: BatchSink | null): SortedBuild {
+    this.assertNotStaged();
+    if (this.versions.length > 0) throw new Error('iavl: beginSorted needs a tree without saved versions');
+    if (this.root !== undefined || this.orphans.length > 0)
+      throw new Error('iavl: beginSorted needs a tree without working changes');
+    const version = this.workingVersion;
+    const previousNextId = this.nextId;
+    const firstId = Math.ceil(previousNextId / CHUNK) * CHUNK || CHUNK;
+    /** The next free id after a build that used ids [firstId, next) (an empty build uses none). */
+    const after = (next: number): number => (next > firstId ? next : previousNextId);
+    const host: BuildHost = {
+      stage: (root, next) => {
+        this.building = undefined;
+        const nextId = after(next);
+        this.nextId = nextId;
+        this.lastStage = { nodes: next - firstId, orphans: 0, hashMs: 0, encodeMs: 0 };
+        // discardStaged keeps the ids used (previousNextId = the new next id).
+        this.staged = { previousRoot: undefined, previousVersions: [], previousNextId: nextId, sorted: true };
+        this.reader.pending = [];
+        this.reader.pendingFirst = 0;
+        this.versions.push(version);
+        this.savedRoot = root;
+        this.root = root;
+        this.updatePin();
+        return { version, rootHash: root === undefined ? EMPTY_HASH : hashToBytes(root.hash!) };
+      },
+      release: (next) => {
+        this.building = undefined;
+        this.nextId = after(next);
+      },
+      putRoot: (out, v, root, next) => {
+        out.put(this.rootKey(v), rootRecord(root, after(next)));
+      },
+      deleteRange: (out, from, to) => {
+        const end = Math.ceil(to / CHUNK);
+        for (let c = Math.floor(from / CHUNK); c < end; c++) out.del(this.reader.chunkKey(c));
+      },
+    };
+    const b = new SortedBuilder(version, firstId, new ChunkWriter(this.prefix, sink, false), host);
+    this.building = b;
+    return b;
   }
 
   /** Stage the next version and write it in one synced LevelDB batch. */
