@@ -109,9 +109,11 @@ export class AccountKeeper {
 
   /** The account as an Any of `BaseAccount` or `ModuleAccount` (how it is stored, queried and exported). */
   packAccount(acc: Account): google_protobuf.Any {
-    return acc.module
-      ? this.registry.packAny(MODULE_ACCOUNT, { base_account: acc.base, name: acc.module.name, permissions: [...acc.module.permissions] })
-      : this.registry.packAny(BASE_ACCOUNT, { ...acc.base });
+    if (acc.module) {
+      return this.registry.packAny(MODULE_ACCOUNT, { base_account: acc.base, name: acc.module.name, permissions: [...acc.module.permissions] });
+    }
+    const value = encodeBaseAccountFast(acc.base);
+    return value !== undefined ? { type_url: BASE_ACCOUNT_URL, value } : this.registry.packAny(BASE_ACCOUNT, { ...acc.base });
   }
 
   // ---- module accounts ----
@@ -159,4 +161,73 @@ export class AccountKeeper {
   setParams(ctx: Context, p: AuthParams): void {
     this.state.Params.set(ctx, { ...p });
   }
+}
+
+const BASE_ACCOUNT_URL = '/' + BASE_ACCOUNT;
+const MAX_U64 = (1n << 64n) - 1n;
+
+function u64Size(v: bigint): number {
+  if (v < 0x80000000n) {
+    const n = Number(v);
+    return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
+  }
+  let size = 1;
+  while (v > 0x7fn) {
+    v >>= 7n;
+    size++;
+  }
+  return size;
+}
+
+function putU64(buf: Uint8Array, pos: number, v: bigint): number {
+  if (v < 0x80000000n) {
+    let n = Number(v);
+    while (n > 0x7f) {
+      buf[pos++] = (n & 0x7f) | 0x80;
+      n >>>= 7;
+    }
+    buf[pos++] = n;
+    return pos;
+  }
+  while (v > 0x7fn) {
+    buf[pos++] = Number(v & 0x7fn) | 0x80;
+    v >>= 7n;
+  }
+  buf[pos++] = Number(v);
+  return pos;
+}
+
+/**
+ * A `BaseAccount` without a public key, encoded as `registry.encode(BASE_ACCOUNT, { ...base })` does (protobufjs:
+ * fields in number order, an empty address and zero numbers left out; a Buffer, as its writer gives in Node)
+ * without building a message and a writer; undefined for anything else (a public key, a non-ASCII address,
+ * numbers that are not bigints in [0, 2^64)), which takes the registry.
+ */
+function encodeBaseAccountFast(base: BaseAccount): Uint8Array | undefined {
+  if (base === null || typeof base !== 'object') return undefined;
+  const proto = Object.getPrototypeOf(base);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const { address, pub_key, account_number: num, sequence: seq } = base;
+  if (pub_key !== null && pub_key !== undefined) return undefined;
+  if (typeof address !== 'string' || typeof num !== 'bigint' || typeof seq !== 'bigint') return undefined;
+  if (num < 0n || num > MAX_U64 || seq < 0n || seq > MAX_U64) return undefined;
+  const al = address.length;
+  for (let i = 0; i < al; i++) if (address.charCodeAt(i) > 0x7f) return undefined;
+  const size = (al > 0 ? 1 + (al < 0x80 ? 1 : u64Size(BigInt(al))) + al : 0) + (num !== 0n ? 1 + u64Size(num) : 0) + (seq !== 0n ? 1 + u64Size(seq) : 0);
+  const out = Buffer.allocUnsafe(size);
+  let pos = 0;
+  if (al > 0) {
+    out[pos++] = 0x0a;
+    pos = putU64(out, pos, BigInt(al));
+    for (let i = 0; i < al; i++) out[pos++] = address.charCodeAt(i);
+  }
+  if (num !== 0n) {
+    out[pos++] = 0x18;
+    pos = putU64(out, pos, num);
+  }
+  if (seq !== 0n) {
+    out[pos++] = 0x20;
+    pos = putU64(out, pos, seq);
+  }
+  return out;
 }

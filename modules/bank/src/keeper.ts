@@ -9,7 +9,7 @@ import type { BankAccountKeeper } from './expected-keepers.js';
 import type { Metadata } from './gen/chain/bank/v1beta1.js';
 import { DEFAULT_BANK_PARAMS, storedParams } from './params.js';
 import type { BankParams } from './params.js';
-import { bankSchema } from './keys.js';
+import { bankSchema, STORE_KEY } from './keys.js';
 import type { BankState } from './keys.js';
 
 export interface BankKeeperOptions {
@@ -175,4 +175,49 @@ export class BankKeeper {
       this.setSupply(ctx, c.denom, this.getSupply(ctx, c.denom) + BigInt(c.amount));
     }
   }
+
+  /**
+   * Genesis helper for many balances (InitGenesis of a large genesis file): `add` credits a balance as
+   * `initBalance` does, but the supply of each denom is read once and written by `flush()` (call it after each
+   * chunk of entries, and before anything reads the supply). The state after `flush()` is the state the same
+   * `initBalance` calls leave, byte for byte; the store is taken once (`ctx.kv`), not once per read and write.
+   */
+  balanceWriter(ctx: Context): GenesisBalanceWriter {
+    const { Balances, DenomOwners } = this.state;
+    const kv = ctx.kv(STORE_KEY);
+    /** denom → supply, read on first use and kept up to date by `add`; written (and forgotten) by `flush` */
+    const supply = new Map<string, bigint>();
+    return {
+      add: (addr, coins) => {
+        for (const c of coins) {
+          const amount = BigInt(c.amount);
+          const bk = Balances.encodeKey([addr, c.denom]);
+          const raw = kv.get(bk);
+          const balance = (raw === undefined ? 0n : Balances.decodeValue(raw, bk)) + amount;
+          if (balance === 0n) {
+            kv.delete(bk);
+            kv.delete(DenomOwners.encodeKey([c.denom, addr]));
+          } else {
+            kv.set(bk, Balances.encodeValue(balance, bk));
+            kv.set(DenomOwners.encodeKey([c.denom, addr]), DenomOwners.encodeValue());
+          }
+          let s = supply.get(c.denom);
+          if (s === undefined) s = this.getSupply(ctx, c.denom);
+          supply.set(c.denom, s + amount);
+        }
+      },
+      flush: () => {
+        for (const [denom, amount] of supply) this.setSupply(ctx, denom, amount);
+        supply.clear();
+      },
+    };
+  }
+}
+
+/** Credits genesis balances with the supply written once per denom and chunk (`BankKeeper.balanceWriter`). */
+export interface GenesisBalanceWriter {
+  /** `initBalance(ctx, addr, coins)`, but the supply changes are kept until `flush()` */
+  add(addr: Uint8Array, coins: readonly Coin[]): void;
+  /** writes the supply of every denom credited since the last flush */
+  flush(): void;
 }

@@ -80,11 +80,20 @@ export class Context {
     readonly minGasPrices: readonly DecCoin[] = [],
   ) {}
 
+  /** the module stores handed out (one per store key: a context's state and meter never change) */
+  private stores: Map<string, KVStore> | undefined;
+
   /** The store of one module; metered in tx modes (simulation counts gas on an infinite meter). */
   kv(storeKey: string): KVStore {
-    const unmetered = this.mode === 'query' || this.mode === 'genesis' || this.mode === 'block';
-    const base = unmetered ? this.ms : new GasKVStore(this.ms, this.gasMeter);
-    return prefixStore(base, storePrefix(storeKey));
+    const stores = (this.stores ??= new Map());
+    let kv = stores.get(storeKey);
+    if (kv === undefined) {
+      const unmetered = this.mode === 'query' || this.mode === 'genesis' || this.mode === 'block';
+      const base = unmetered ? this.ms : new GasKVStore(this.ms, this.gasMeter);
+      kv = prefixStore(base, storePrefix(storeKey));
+      stores.set(storeKey, kv);
+    }
+    return kv;
   }
 
   /** The block's consensus information: last commit votes, misbehaviour, next validators hash. */

@@ -57,6 +57,8 @@ export interface ByteRange {
 }
 
 const WINDOW = 1 << 22;
+/** objects and arrays of at least this many bytes have their end remembered (JsonScanner.ends) */
+const LARGE_VALUE = 1 << 16;
 
 const isWs = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
@@ -64,6 +66,14 @@ const isWs = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b
 export class JsonScanner {
   private buf: Buffer = Buffer.alloc(0);
   private base = 0;
+  /**
+   * The ends of the large objects and arrays scanned so far, by start: the document is walked at several levels
+   * (the top-level fields, the app_state sections, a section's fields), each walk finding the end of what the one
+   * before it already went through; a walk from a known start returns at once
+   */
+  private readonly ends = new Map<number, number>();
+  /** skipValue's stack of open objects and arrays (their starts), reused */
+  private readonly starts: number[] = [];
 
   /** `window`: bytes read at once (tests use small ones to cross window edges) */
   constructor(readonly src: ByteSource, private readonly window = WINDOW) {}
@@ -107,6 +117,9 @@ export class JsonScanner {
    * nesting are followed; the tokens themselves are checked when the value is parsed.
    */
   skipValue(pos: number): number {
+    const known = this.ends.get(pos);
+    if (known !== undefined) return known;
+    const starts = this.starts;
     let depth = 0;
     let inString = false;
     let escaped = false;
@@ -154,13 +167,16 @@ export class JsonScanner {
         inString = true;
       } else if (b === 0x7b || b === 0x5b) {
         if (depth === 0 && i > pos) throw new JsonScanError(`unexpected ${String.fromCharCode(b)} at byte ${i}`);
-        depth++;
+        starts[depth++] = i;
       } else if (b === 0x7d || b === 0x5d) {
         if (depth === 0) {
           if (i > pos) return i;
           throw new JsonScanError(`unexpected ${String.fromCharCode(b)} at byte ${i}`);
         }
-        if (--depth === 0) return i + 1;
+        // a large object or array: remember where it ends (a scan from its start finds the same end)
+        const start = starts[--depth]!;
+        if (i + 1 - start >= LARGE_VALUE) this.ends.set(start, i + 1);
+        if (depth === 0) return i + 1;
       } else if (depth === 0 && (b === 0x2c || b === 0x3a || isWs(b))) {
         // the end of a number or literal
         if (i === pos) throw new JsonScanError(`unexpected ${String.fromCharCode(b)} at byte ${i}`);

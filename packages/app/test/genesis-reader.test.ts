@@ -134,3 +134,20 @@ describe('genesis reader: app_state section by section, large fields in chunks',
     });
   });
 });
+
+describe('genesis reader: strings with escapes across window edges', () => {
+  it('finds the same values as JSON.parse for runs of backslashes and escaped quotes at every window size', () => {
+    const values = ['', '\\', '\\\\', '"', '\\"', '\\\\"', 'a\\"b\\\\', '\u00e9\\u00e9', 'x'.repeat(40) + '\\'];
+    const doc = { a: values, b: values.map((v) => ({ [v]: v, k: [v, 1, v] })), c: 'end' };
+    const text = JSON.stringify(doc);
+    const bytes = new TextEncoder().encode(text);
+    for (let window = 1; window <= 24; window++) {
+      const src = new JsonAppState(new JsonScanner(bytesSource(bytes), window), { start: 0, end: bytes.length });
+      expect(src.modules, `window ${window}`).to.deep.equal(['a', 'b', 'c']);
+      expect(src.section('b'), `window ${window}`).to.deep.equal(doc.b);
+      expect(src.section('c')).to.equal('end');
+      const parts = src.sectionParts('b', []);
+      expect(parts?.head).to.deep.equal(doc.b);
+    }
+  });
+});

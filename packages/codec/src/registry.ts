@@ -35,6 +35,59 @@ export type ProtoObject = Record<string, unknown>;
 
 const TO_OBJECT: protobuf.IConversionOptions = { longs: BigInt as unknown as typeof String, enums: Number, arrays: true, defaults: true, oneofs: true };
 
+const ANY_TYPE = 'google.protobuf.Any';
+
+/** Whether `s` is ASCII only (its UTF-8 bytes are its char codes). */
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+function varintSize(n: number): number {
+  return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
+}
+
+function putVarint(buf: Uint8Array, pos: number, n: number): number {
+  while (n > 0x7f) {
+    buf[pos++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  buf[pos++] = n;
+  return pos;
+}
+
+/**
+ * `google.protobuf.Any` `{ type_url, value }` as protobufjs encodes it (`fromObject` then `encode`: fields in
+ * number order, an empty `type_url` or `value` left out), without building a message and a writer; undefined
+ * for anything else (an `@type` object, non-ASCII type URL, value not bytes), which takes the general path.
+ */
+function encodeAnyFast(obj: ProtoObject): Uint8Array | undefined {
+  if (obj === null || typeof obj !== 'object' || obj['@type']) return undefined;
+  // a plain object (a protobufjs message would be encoded as it is, unknown fields included)
+  const proto = Object.getPrototypeOf(obj);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const url = obj['type_url'];
+  const value = obj['value'];
+  if (typeof url !== 'string' || !(value instanceof Uint8Array) || !isAscii(url)) return undefined;
+  const ul = url.length;
+  const vl = value.length;
+  const size = (ul > 0 ? 1 + varintSize(ul) + ul : 0) + (vl > 0 ? 1 + varintSize(vl) + vl : 0);
+  // a Buffer, as protobufjs' writer gives one in Node
+  const out = Buffer.allocUnsafe(size);
+  let pos = 0;
+  if (ul > 0) {
+    out[pos++] = 0x0a;
+    pos = putVarint(out, pos, ul);
+    for (let i = 0; i < ul; i++) out[pos++] = url.charCodeAt(i);
+  }
+  if (vl > 0) {
+    out[pos++] = 0x12;
+    pos = putVarint(out, pos, vl);
+    out.set(value, pos);
+  }
+  return out;
+}
+
 /** Lists the .proto files below a folder. */
 export function protoFilesIn(dir: string): string[] {
   const out: string[] = [];
@@ -195,6 +248,10 @@ export class ProtoRegistry implements AnyResolver {
   }
 
   encode(typeName: string, obj: ProtoObject): Uint8Array {
+    if (typeName === ANY_TYPE) {
+      const fast = encodeAnyFast(obj);
+      if (fast !== undefined) return fast;
+    }
     const t = this.type(typeName);
     return t.encode(t.fromObject(obj)).finish();
   }

@@ -43,6 +43,14 @@ export class KeySet<K, P = never> implements Collection {
   remove(ctx: StoreAccessor, key: K): void {
     this.map.remove(ctx, key);
   }
+  /** @internal The module-store key of `key` (prefix || encoding), as `set` writes it. */
+  encodeKey(key: K): Uint8Array {
+    return this.map.encodeKey(key);
+  }
+  /** @internal The value `set` writes (empty). */
+  encodeValue(): Uint8Array {
+    return EMPTY;
+  }
   /** Keys in order (or reversed). */
   iterate(ctx: StoreAccessor, range?: Range<K, P>): CollectionIterator<K> {
     return this.map.keys(ctx, range);

@@ -70,15 +70,119 @@ class Memo<V> {
 }
 
 const ENCODED = new Memo<string>(30_000);
-const DECODED = new Memo<Bech32Decoded>(30_000);
+
+// ---- a table-driven bech32 (BIP 173) for the common case; anything else goes through @scure/base ----
+
+const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+/** char code (0-127) → 5-bit value, -1 outside the alphabet */
+const CHARSET_REV = new Int8Array(128).fill(-1);
+for (let i = 0; i < CHARSET.length; i++) CHARSET_REV[CHARSET.charCodeAt(i)] = i;
+
+/** The BIP 173 generators xored together for each value of the checksum's top 5 bits. */
+const POLYMOD_TABLE = new Int32Array(32);
+for (let b = 0; b < 32; b++) {
+  const gens = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+  let x = 0;
+  for (let i = 0; i < 5; i++) if ((b >> i) & 1) x ^= gens[i]!;
+  POLYMOD_TABLE[b] = x;
+}
+
+/** One step of the BIP 173 checksum (the state transition before the next 5-bit value is xored in). */
+function polymodStep(pre: number): number {
+  return ((pre & 0x1ffffff) << 5) ^ POLYMOD_TABLE[pre >>> 25]!;
+}
+
+/** The checksum state after the expanded human-readable part (prefix chars 33-126, checked by the caller). */
+function prefixChecksum(prefix: string, end: number): number {
+  let chk = 1;
+  for (let i = 0; i < end; i++) chk = polymodStep(chk) ^ (prefix.charCodeAt(i) >> 5);
+  chk = polymodStep(chk);
+  for (let i = 0; i < end; i++) chk = polymodStep(chk) ^ (prefix.charCodeAt(i) & 0x1f);
+  return chk;
+}
+
+/**
+ * Decodes a lowercase bech32 string in one pass without intermediate arrays; undefined whenever @scure/base
+ * would do anything but return this same result (uppercase, bad characters, lengths, checksum, padding):
+ * the caller then asks @scure/base, for its result or its error.
+ */
+function fastBech32Decode(text: string, limit: number): Bech32Decoded | undefined {
+  const n = text.length;
+  if (n < 8 || n > limit) return undefined;
+  let sep = -1;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    // printable ASCII without uppercase letters: `text` is its own lowercase form
+    if (c < 33 || c > 126 || (c >= 0x41 && c <= 0x5a)) return undefined;
+    if (c === 0x31) sep = i;
+  }
+  if (sep < 1 || n - sep - 1 < 6) return undefined;
+  let chk = prefixChecksum(text, sep);
+  const words = n - sep - 1 - 6;
+  const bytes = Math.floor((words * 5) / 8);
+  const out = new Uint8Array(bytes);
+  let carry = 0;
+  let bits = 0;
+  let j = 0;
+  for (let i = sep + 1; i < n; i++) {
+    const v = CHARSET_REV[text.charCodeAt(i)]!;
+    if (v < 0) return undefined;
+    chk = polymodStep(chk) ^ v;
+    if (i < n - 6) {
+      carry = ((carry << 5) | v) & 0xffff;
+      bits += 5;
+      if (bits >= 8) {
+        bits -= 8;
+        out[j++] = (carry >> bits) & 0xff;
+      }
+    }
+  }
+  // checksum (bech32, not bech32m), then canonical padding: fewer than 5 leftover bits, all zero
+  if (chk !== 1 || bits >= 5 || (carry & ((1 << bits) - 1)) !== 0) return undefined;
+  return { prefix: text.slice(0, sep), data: out };
+}
+
+/** Encodes as @scure/base's `bech32.encode(prefix, toWords(data), false)` for a prefix of chars 33-126 but A-Z. */
+function fastBech32Encode(prefix: string, data: Uint8Array): string | undefined {
+  const plen = prefix.length;
+  if (plen === 0) return undefined;
+  for (let i = 0; i < plen; i++) {
+    const c = prefix.charCodeAt(i);
+    if (c < 33 || c > 126 || (c >= 0x41 && c <= 0x5a)) return undefined;
+  }
+  let chk = prefixChecksum(prefix, plen);
+  let s = prefix + '1';
+  let carry = 0;
+  let bits = 0;
+  const len = data.length;
+  for (let i = 0; i < len; i++) {
+    carry = ((carry << 8) | data[i]!) & 0xffff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      const v = (carry >> bits) & 31;
+      chk = polymodStep(chk) ^ v;
+      s += CHARSET[v]!;
+    }
+  }
+  if (bits > 0) {
+    const v = (carry << (5 - bits)) & 31;
+    chk = polymodStep(chk) ^ v;
+    s += CHARSET[v]!;
+  }
+  for (let i = 0; i < 6; i++) chk = polymodStep(chk);
+  chk ^= 1;
+  for (let i = 0; i < 6; i++) s += CHARSET[(chk >>> (5 * (5 - i))) & 31]!;
+  return s;
+}
 
 /** Bech32 of any length: like the SDK's `bech32.ConvertAndEncode`, encoding has no length limit (decoding has). */
 export function toBech32(prefix: string, data: Uint8Array): string {
-  if (data.length > 64) return bech32.encode(prefix, bech32.toWords(data), false);
+  if (data.length > 64) return fastBech32Encode(prefix, data) ?? bech32.encode(prefix, bech32.toWords(data), false);
   const k = `${prefix}\u0000${Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1')}`;
   let s = ENCODED.get(k);
   if (s === undefined) {
-    s = bech32.encode(prefix, bech32.toWords(data), false);
+    s = fastBech32Encode(prefix, data) ?? bech32.encode(prefix, bech32.toWords(data), false);
     ENCODED.set(k, s);
   }
   return s;
@@ -88,18 +192,20 @@ export interface Bech32Decoded { readonly prefix: string; readonly data: Uint8Ar
 
 /** Decodes a bech32 string; throws `decoding bech32 failed: <reason>` like the Cosmos SDK. */
 export function fromBech32(text: string): Bech32Decoded {
-  const hit = text.length <= 128 ? DECODED.get(text) : undefined;
-  // a fresh copy of the bytes: callers may keep or change them
-  if (hit !== undefined) return { prefix: hit.prefix, data: hit.data.slice() };
-  let out: Bech32Decoded;
+  // a fresh result each time: callers may keep or change the bytes
+  if (typeof text === 'string') {
+    const fast = fastBech32Decode(text, 1023);
+    if (fast !== undefined) return fast;
+  } else {
+    // null or undefined: the TypeError it always was
+    void (text as { length?: number }).length;
+  }
   try {
     const { prefix, words } = bech32.decode(text as `${string}1${string}`, 1023);
-    out = { prefix, data: bech32.fromWords(words) };
+    return { prefix, data: bech32.fromWords(words) };
   } catch (e) {
     throw new Error(`decoding bech32 failed: ${(e as Error).message}`);
   }
-  if (text.length <= 128) DECODED.set(text, { prefix: out.prefix, data: out.data.slice() });
-  return out;
 }
 
 /**

@@ -205,9 +205,9 @@ function decAny(p: TypePlan, json: unknown, r: AnyResolver): Rec {
       if (!hasOwn(json, 'value')) throw new CodecError("Any JSON doesn't have 'value'");
       inner = decMessage(ip, json['value'], r);
     } else {
-      const rest: Rec = {};
-      for (const k of Object.keys(json)) if (k !== '@type') put(rest, k, json[k]);
-      inner = decMessage(ip, rest, r);
+      // the fields are read by name from `json` itself (own properties; no field is named `@type`), as they
+      // would be from a copy without `@type`
+      inner = decMessage(ip, json, r);
     }
   } catch (e) {
     if (e instanceof CodecError && e.message === "Any JSON doesn't have 'value'") throw e;

@@ -59,7 +59,9 @@ export function jsonInt(raw: unknown, kind: Kind, goType: string): bigint {
     text = raw.toString();
     v = raw;
   } else if (typeof raw === 'string') {
-    text = jsonNumberText(raw);
+    // plain decimal text (no sign but '-', no leading zero, no space, exponent or fraction) is its own
+    // jsonNumberText: skip that scan
+    text = isPlainInt(raw) ? raw : jsonNumberText(raw);
     if (!/^-?\d+$/.test(text)) throw new CodecError(`json: cannot unmarshal number ${text} into Go value of type ${goType}`);
     v = BigInt(text);
   } else {
@@ -68,6 +70,20 @@ export function jsonInt(raw: unknown, kind: Kind, goType: string): bigint {
   const [lo, hi] = INT_RANGE[kind]!;
   if (v < lo || v > hi) throw new CodecError(`json: cannot unmarshal number ${text} into Go value of type ${goType}`);
   return v;
+}
+
+/** `-?(0|[1-9][0-9]*)`, at most 20 digits. */
+function isPlainInt(s: string): boolean {
+  const n = s.length;
+  let i = n > 0 && s.charCodeAt(0) === 0x2d ? 1 : 0;
+  if (i === n || n - i > 20) return false;
+  const first = s.charCodeAt(i);
+  if (first === 0x30) return i + 1 === n;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }
 
 /** Map keys are raw JSON text (`"1"` → `1`). */
