@@ -48,6 +48,8 @@ export interface ChainAppOptions {
   readonly skipUpgradeHeights?: readonly number[];
   /** where the upgrade keeper logs its halt, skip and apply messages */
   readonly upgradeLogger?: { info(msg: string): void; error(msg: string): void };
+  /** InitChain moves its writes to disk once this many are held (a large genesis; `AppOptions.genesisSpillEntries`) */
+  readonly genesisSpillEntries?: number;
 }
 
 export interface ChainApp {
@@ -136,6 +138,7 @@ export function createChainApp(opts: ChainAppOptions): ChainApp {
     bech32AccountPrefix: BECH32_PREFIX,
     router,
     config,
+    genesisSpillEntries: opts.genesisSpillEntries,
     // the modules the config names (a smaller config, e.g. without proof of stake, composes a smaller app)
     modules: [
       new AuthModule(accountKeeper), new BankModule(bankKeeper), new StakingModule(stakingKeeper), new DistributionModule(distributionKeeper),

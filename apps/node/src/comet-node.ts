@@ -167,7 +167,7 @@ export class CometNode {
     genesisFile.close();
     const dataDir = join(config.home, 'data');
     mkdirSync(dataDir, { recursive: true });
-    const store = await CommitStore.open(join(dataDir, 'chain.db'), storeOptions(config.app));
+    const store = await CommitStore.open(join(dataDir, 'chain.db'), { ...storeOptions(config.app), progress: nodeProgress(log) });
     try {
       const jsonRpc = config.app['json-rpc'];
       const parts = createChainApp({

@@ -77,7 +77,7 @@ export class Node {
     mkdirSync(dataDir, { recursive: true });
     let store: CommitStore;
     try {
-      store = await CommitStore.open(join(dataDir, 'chain.db'), storeOptions(config.app));
+      store = await CommitStore.open(join(dataDir, 'chain.db'), { ...storeOptions(config.app), progress: nodeProgress(log) });
     } catch (e) {
       genesisFile.close();
       throw e;

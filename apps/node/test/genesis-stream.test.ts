@@ -26,11 +26,11 @@ describe('genesis import from the file in sections and chunks', function () {
   let good: string;
   const cleanup: (() => Promise<void>)[] = [];
 
-  async function app(): Promise<ChainApp & { store: CommitStore }> {
+  async function app(opts: { genesisSpillEntries?: number } = {}): Promise<ChainApp & { store: CommitStore }> {
     const dir = mkdtempSync(join(tmpdir(), 'chain-genesis-stream-'));
-    const store = await CommitStore.open(join(dir, 'db'));
+    const store = await CommitStore.open(join(dir, 'db'), { stateCacheSize: 1000 });
     cleanup.push(async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); });
-    return { ...createChainApp({ store, chainId: 'chain-stream-1', minGasPrices: '' }), store };
+    return { ...createChainApp({ store, chainId: 'chain-stream-1', minGasPrices: '', ...opts }), store };
   }
 
   const request = (doc: GenesisDoc) => ({ time: new Date(doc.genesis_time), chainId: doc.chain_id, validators: [], initialHeight: Number(doc.initial_height) });
@@ -95,6 +95,39 @@ describe('genesis import from the file in sections and chunks', function () {
     expect(dump(c)).to.deep.equal(a);
     expect(JSON.stringify(c.app.exportGenesis())).to.equal(JSON.stringify(whole.app.exportGenesis()));
     expect(shown).to.deep.equal([`genesis auth.accounts ${EXTRA + 20}`, `genesis bank.balances ${EXTRA + 21}`]);
+  });
+
+  it('moved to disk during InitChain (a large genesis): the same export before the first block, the same blocks and state after', async () => {
+    const parsed = JSON.parse(good) as GenesisDoc;
+    const whole = await app();
+    whole.app.initChainSync({ ...request(parsed), appState: parsed.app_state });
+    writeFileSync(genesisPath, good);
+    const g = openGenesis(home);
+    const moved = await app({ genesisSpillEntries: 700 });
+    try {
+      await moved.app.initChain({ ...request(g.doc), appState: {}, appStateSource: g.appStateSource() });
+    } finally {
+      g.close();
+    }
+    expect(moved.store.spilledGenesis).to.be.greaterThan(2 * EXTRA);
+    expect(moved.app.pendingGenesisState()).to.equal(undefined);
+    expect(JSON.stringify(moved.app.exportGenesis())).to.equal(JSON.stringify(whole.app.exportGenesis()));
+    const proposer = Buffer.from(parsed.validators[0]!.address, 'hex');
+    for (let h = 1; h <= 3; h++) {
+      const req = {
+        txs: [], decidedLastCommit: { round: 0, votes: [] }, misbehavior: [], hash: new Uint8Array(32).fill(h), height: h,
+        time: new Date(Date.parse(parsed.genesis_time) + h * 1000), nextValidatorsHash: new Uint8Array(32), proposerAddress: proposer,
+      };
+      const a = await whole.app.finalizeBlock(req);
+      await whole.app.commit();
+      const b = await moved.app.finalizeBlock(req);
+      await moved.app.commit();
+      expect(toHex(b.appHash), `app hash of block ${h}`).to.equal(toHex(a.appHash));
+      expect(JSON.stringify(b.events), `events of block ${h}`).to.equal(JSON.stringify(a.events));
+    }
+    expect(moved.store.spilledGenesis).to.equal(0);
+    const dump = (x: { store: CommitStore }): string[] => [...x.store.state.iterator()].map(([k, v]) => `${toHex(k)}=${toHex(v)}`);
+    expect(dump(moved)).to.deep.equal(dump(whole));
   });
 
   it('the validation errors of the parsed document: duplicate account, duplicate balance, wrong supply, bad address, unknown module', async () => {

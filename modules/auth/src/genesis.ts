@@ -1,5 +1,5 @@
 /** auth genesis: the default state, validation, InitGenesis and ExportGenesis on `GenesisState`. */
-import type { Context } from '@chain/app';
+import type { Context, GenesisStream } from '@chain/app';
 import type { google_protobuf } from '@chain/codec';
 import type { BaseAccount, GenesisState, ModuleAccount } from './gen/chain/auth/v1beta1.js';
 import type { Account, AccountKeeper } from './keeper.js';
@@ -24,39 +24,45 @@ export function validateGenesis(gen: GenesisState, k: AccountKeeper): void {
 }
 
 export function initGenesis(ctx: Context, k: AccountKeeper, gen: GenesisState): void {
-  initGenesisStream(ctx, k, { ...gen, accounts: [] }, [gen.accounts]);
+  const s = initGenesisStream(ctx, k, { ...gen, accounts: [] });
+  s.add('accounts', gen.accounts);
+  s.end();
 }
 
 /**
- * InitGenesis with the accounts read in chunks (a large genesis file): `gen` without its accounts, then
- * each account checked as `validateGenesis` does (no address twice) and stored.
+ * InitGenesis with the accounts given in chunks (a large genesis file): `gen` without its accounts, then each
+ * account checked as `validateGenesis` does (no address twice) and stored.
  */
-export function initGenesisStream(ctx: Context, k: AccountKeeper, gen: GenesisState, accounts: Iterable<readonly google_protobuf.Any[]>): void {
+export function initGenesisStream(ctx: Context, k: AccountKeeper, gen: GenesisState): GenesisStream {
   k.setParams(ctx, gen.params ?? { ...DEFAULT_AUTH_PARAMS });
   const seen = new Set<string>();
   let maxNumber = -1n;
-  for (const chunk of accounts) {
-    for (const any of chunk) {
-      const { name, message } = k.registry.unpackAny<BaseAccount | ModuleAccount>(any);
-      const module = name === MODULE_ACCOUNT ? (message as ModuleAccount) : undefined;
-      const addr = String(module ? module.base_account?.address : (message as BaseAccount).address);
-      if (seen.has(addr)) throw new Error(`duplicate account found in genesis state; address: ${addr}`);
-      seen.add(addr);
-      // (a module account without its base account fails on `base.address`, as it always did)
-      const base = module ? module.base_account! : (message as BaseAccount);
-      const address = k.addressCodec.decode(base.address);
-      const acc: Account = module ? { address, base, module: { name: module.name, permissions: module.permissions } } : { address, base };
-      k.setAccount(ctx, acc);
-      if (base.account_number > maxNumber) maxNumber = base.account_number;
-    }
-  }
-  // next account number continues after the highest genesis number (and stays 0 without genesis accounts): what
-  // drawing numbers until maxNumber would leave, in one write (one draw when the sequence is already past it)
-  if (maxNumber >= 0n) {
-    const n = k.state.AccountNumber.get(ctx) ?? 0n;
-    k.state.AccountNumber.set(ctx, (n > maxNumber ? n : maxNumber) + 1n);
-  }
-  for (const n of k.moduleAccountNames()) k.getModuleAccount(ctx, n);
+  return {
+    add(_field, entries) {
+      for (const any of entries as readonly google_protobuf.Any[]) {
+        const { name, message } = k.registry.unpackAny<BaseAccount | ModuleAccount>(any);
+        const module = name === MODULE_ACCOUNT ? (message as ModuleAccount) : undefined;
+        const addr = String(module ? module.base_account?.address : (message as BaseAccount).address);
+        if (seen.has(addr)) throw new Error(`duplicate account found in genesis state; address: ${addr}`);
+        seen.add(addr);
+        // (a module account without its base account fails on `base.address`, as it always did)
+        const base = module ? module.base_account! : (message as BaseAccount);
+        const address = k.addressCodec.decode(base.address);
+        const acc: Account = module ? { address, base, module: { name: module.name, permissions: module.permissions } } : { address, base };
+        k.setAccount(ctx, acc);
+        if (base.account_number > maxNumber) maxNumber = base.account_number;
+      }
+    },
+    end() {
+      // next account number continues after the highest genesis number (and stays 0 without genesis accounts): what
+      // drawing numbers until maxNumber would leave, in one write (one draw when the sequence is already past it)
+      if (maxNumber >= 0n) {
+        const n = k.state.AccountNumber.get(ctx) ?? 0n;
+        k.state.AccountNumber.set(ctx, (n > maxNumber ? n : maxNumber) + 1n);
+      }
+      for (const n of k.moduleAccountNames()) k.getModuleAccount(ctx, n);
+    },
+  };
 }
 
 export function exportGenesis(ctx: Context, k: AccountKeeper): GenesisState {

@@ -1,6 +1,6 @@
 /** The auth AppModule: what the module manager sees (type aliases, queries, genesis); the parts live in their own files. */
-import type { AppModule, Context, GenesisFieldChunks, GenesisParts, ServiceRegistrar } from '@chain/app';
-import type { ProtoRegistry, google_protobuf } from '@chain/codec';
+import type { AppModule, Context, GenesisStream, GenesisParts, ServiceRegistrar } from '@chain/app';
+import type { ProtoRegistry } from '@chain/codec';
 import { defaultGenesis, exportGenesis, exportGenesisParts, initGenesis, initGenesisStream, validateGenesis } from './genesis.js';
 import type { GenesisState } from './genesis.js';
 import { Query } from './gen/chain/auth/v1beta1.js';
@@ -44,8 +44,8 @@ export class AuthModule implements AppModule {
   /** the accounts of a genesis file are read in chunks (`initGenesisStream`) */
   readonly genesisStreamFields = ['accounts'];
 
-  initGenesisStream(ctx: Context, gen: GenesisState, fields: GenesisFieldChunks): void {
-    initGenesisStream(ctx, this.keeper, gen, fields.chunks('accounts') as Iterable<google_protobuf.Any[]>);
+  initGenesisStream(ctx: Context, gen: GenesisState): GenesisStream {
+    return initGenesisStream(ctx, this.keeper, gen);
   }
 
   exportGenesis(ctx: Context): GenesisState {

@@ -1,5 +1,5 @@
 /** bank genesis: the default state, validation, InitGenesis and ExportGenesis on `GenesisState`. */
-import type { Coin, Context } from '@chain/app';
+import type { Coin, Context, GenesisStream } from '@chain/app';
 import { addCoins, coinsToString, isValidDenom, validateCoins } from '@chain/app';
 import type { BankAccountKeeper } from './expected-keepers.js';
 import type { Balance, GenesisState, SendEnabled } from './gen/chain/bank/v1beta1.js';
@@ -25,38 +25,50 @@ export function validateGenesis(gen: GenesisState, ak: BankAccountKeeper): void 
 }
 
 export function initGenesis(ctx: Context, k: BankKeeper, gen: GenesisState): void {
-  initGenesisStream(ctx, k, { ...gen, balances: [] }, [gen.balances]);
+  const s = initGenesisStream(ctx, k, { ...gen, balances: [] });
+  s.add('balances', gen.balances);
+  s.end();
 }
 
 /**
- * InitGenesis with the balances read in chunks (a large genesis file): `gen` without its balances, then each
+ * InitGenesis with the balances given in chunks (a large genesis file): `gen` without its balances, then each
  * balance checked as `validateGenesis` does (no address twice, the address decodes, valid coins) and stored;
  * the supply check runs on the total of all chunks.
  */
-export function initGenesisStream(ctx: Context, k: BankKeeper, gen: GenesisState, balances: Iterable<readonly Balance[]>): void {
+export function initGenesisStream(ctx: Context, k: BankKeeper, gen: GenesisState): GenesisStream {
   k.setParams(ctx, gen.params ?? { ...DEFAULT_BANK_PARAMS });
   for (const se of gen.send_enabled) k.setSendEnabled(ctx, se.denom, se.enabled);
   const seen = new Set<string>();
   // the total by denom (one addCoins per balance would copy the running total each time)
   const total = new Map<string, bigint>();
-  for (const chunk of balances) {
-    for (const b of chunk) {
-      if (seen.has(b.address)) throw new Error(`duplicate balance for address ${b.address}`);
-      seen.add(b.address);
-      const addr = k.ak.addressCodec.decode(b.address);
-      validateCoins(b.coins);
-      k.initBalance(ctx, addr, b.coins);
-      if (!k.ak.hasAccount(ctx, addr)) k.ak.createAccount(ctx, addr);
-      for (const c of b.coins) total.set(c.denom, (total.get(c.denom) ?? 0n) + BigInt(c.amount));
-    }
-  }
-  if (gen.supply.length > 0) {
-    const sum = addCoins([], [...total].map(([denom, amount]) => ({ denom, amount: amount.toString() })));
-    if (coinsToString(addCoins([], gen.supply)) !== coinsToString(sum)) {
-      throw new Error(`genesis supply is incorrect, expected ${coinsToString(gen.supply)}, got ${coinsToString(sum)}`);
-    }
-  }
-  for (const m of gen.denom_metadata) k.setDenomMetadata(ctx, m);
+  return {
+    add(_field, entries) {
+      // credits as initBalance does, the supply written once per chunk (also when an entry throws)
+      const w = k.balanceWriter(ctx);
+      try {
+        for (const b of entries as readonly Balance[]) {
+          if (seen.has(b.address)) throw new Error(`duplicate balance for address ${b.address}`);
+          seen.add(b.address);
+          const addr = k.ak.addressCodec.decode(b.address);
+          validateCoins(b.coins);
+          w.add(addr, b.coins);
+          if (!k.ak.hasAccount(ctx, addr)) k.ak.createAccount(ctx, addr);
+          for (const c of b.coins) total.set(c.denom, (total.get(c.denom) ?? 0n) + BigInt(c.amount));
+        }
+      } finally {
+        w.flush();
+      }
+    },
+    end() {
+      if (gen.supply.length > 0) {
+        const sum = addCoins([], [...total].map(([denom, amount]) => ({ denom, amount: amount.toString() })));
+        if (coinsToString(addCoins([], gen.supply)) !== coinsToString(sum)) {
+          throw new Error(`genesis supply is incorrect, expected ${coinsToString(gen.supply)}, got ${coinsToString(sum)}`);
+        }
+      }
+      for (const m of gen.denom_metadata) k.setDenomMetadata(ctx, m);
+    },
+  };
 }
 
 /** The GenesisState, read from the collections of `BankKeeper.state`. */

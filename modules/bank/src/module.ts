@@ -1,9 +1,8 @@
 /** The bank AppModule: what the module manager sees (services, genesis); the parts live in their own files. */
-import type { AppModule, Context, GenesisFieldChunks, GenesisParts, ServiceRegistrar } from '@chain/app';
+import type { AppModule, Context, GenesisStream, GenesisParts, ServiceRegistrar } from '@chain/app';
 import { defaultGenesis, exportGenesis, exportGenesisParts, initGenesis, initGenesisStream, validateGenesis } from './genesis.js';
 import type { GenesisState } from './genesis.js';
 import { Msg, Query } from './gen/chain/bank/v1beta1.js';
-import type { Balance } from './gen/chain/bank/v1beta1.js';
 import type { BankKeeper } from './keeper.js';
 import { MODULE_NAME } from './keys.js';
 import { createMsgServer } from './msg-server.js';
@@ -42,8 +41,8 @@ export class BankModule implements AppModule {
   /** the balances of a genesis file are read in chunks (`initGenesisStream`) */
   readonly genesisStreamFields = ['balances'];
 
-  initGenesisStream(ctx: Context, gen: GenesisState, fields: GenesisFieldChunks): void {
-    initGenesisStream(ctx, this.keeper, gen, fields.chunks('balances') as Iterable<Balance[]>);
+  initGenesisStream(ctx: Context, gen: GenesisState): GenesisStream {
+    return initGenesisStream(ctx, this.keeper, gen);
   }
 
   exportGenesis(ctx: Context): GenesisState {

@@ -18,7 +18,7 @@ import type { GasMeter } from './gas.js';
 import type { DecCoin } from './coins.js';
 import { createRouter } from './router.js';
 import type { Router } from './router.js';
-import type { AppModule } from './module.js';
+import type { AppModule, ValidatorUpdate } from './module.js';
 import { ModuleManager } from './manager.js';
 import { objectAppState } from './genesis-reader.js';
 import type { AppConfig } from './app-config.js';
@@ -55,6 +55,11 @@ export interface AppOptions {
   readonly version?: string;
   /** upper bound on a tx's encoded size in CheckTx */
   readonly maxTxBytes?: number;
+  /**
+   * InitChain (the async one) moves its writes to disk once this many are held in memory (a large genesis; see
+   * `CommitStore.spillGenesis`), between two chunks of a streamed genesis section. Default 250,000.
+   */
+  readonly genesisSpillEntries?: number;
   /**
    * The account address prefix: the `sender` of each message's `message` event is the first signer as an account
    * address (SDK v0.50 `createEvents`: the address codec's string of the signer bytes, also when the signer
@@ -94,6 +99,7 @@ export class App implements AbciApplication {
   private readonly ante?: AnteHandler;
   minGasPrices: readonly DecCoin[];
   private readonly maxTxBytes: number;
+  private readonly genesisSpillEntries: number;
   private readonly commitListeners: CommitListener[] = [];
 
   private checkState: CacheKVStore;
@@ -115,6 +121,7 @@ export class App implements AbciApplication {
     this.name = opts.name ?? 'chain';
     this.version = opts.version ?? '0.1.0';
     this.maxTxBytes = opts.maxTxBytes ?? 1024 * 1024;
+    this.genesisSpillEntries = opts.genesisSpillEntries ?? 250_000;
     this.registry.addProtoDir(TX_PROTO_DIR);
     this.manager = new ModuleManager(opts.config, opts.modules);
     this.router = opts.router ?? createRouter(this.registry);
@@ -166,22 +173,56 @@ export class App implements AbciApplication {
    * keep the genesis file's) and the app hash before the first block.
    */
   async initChain(req: InitChainRequest): Promise<InitChainResponse> {
-    return this.initChainSync(req);
+    const { state, steps } = this.beginInitChain(req);
+    let validators: ValidatorUpdate[];
+    let spilled = false;
+    for (;;) {
+      const r = steps.next();
+      if (r.done) {
+        validators = r.value;
+        break;
+      }
+      // between two chunks of a large genesis section: the writes so far go to disk once there are many
+      if (state.size >= this.genesisSpillEntries) {
+        await this.store.spillGenesis(state.changes());
+        state.discard();
+        spilled = true;
+      }
+    }
+    if (spilled) {
+      // the first block then builds the state trees from the state on disk
+      await this.store.spillGenesis(state.changes());
+      state.discard();
+      return this.endInitChain(req, undefined, validators);
+    }
+    return this.endInitChain(req, state, validators);
   }
 
-  /** InitChain without the ABCI promise (genesis validation errors throw synchronously). */
+  /** InitChain without the ABCI promise (genesis validation errors throw synchronously; the state stays in memory). */
   initChainSync(req: InitChainRequest): InitChainResponse {
+    const { state, steps } = this.beginInitChain(req);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return this.endInitChain(req, state, r.value);
+    }
+  }
+
+  private beginInitChain(req: InitChainRequest): { state: CacheKVStore; steps: Generator<void, ValidatorUpdate[]> } {
     if (this.store.lastHeight !== 0) throw new Error('InitChain on a chain that has blocks');
     if (req.chainId !== this.chainId) throw new Error(`InitChain for chain ${req.chainId}, the app runs ${this.chainId}`);
+    if (!Number.isSafeInteger(req.initialHeight) || req.initialHeight < 1) throw new Error(`InitChain with initial height ${req.initialHeight}`);
     const state = branch(this.store.state);
     const block: BlockInfo = { height: req.initialHeight, time: req.time, chainId: this.chainId, proposer: new Uint8Array() };
     const ctx = new Context(state, block, 'genesis', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
-    if (!Number.isSafeInteger(req.initialHeight) || req.initialHeight < 1) throw new Error(`InitChain with initial height ${req.initialHeight}`);
     const source = req.appStateSource ?? objectAppState(req.appState);
-    const validators = this.manager.initGenesisFrom(ctx, this.registry, source, req.progress);
+    return { state, steps: this.manager.initGenesisSteps(ctx, this.registry, source, req.progress) };
+  }
+
+  /** `state`: InitChain's writes, kept in memory until the first block (undefined: they went to disk). */
+  private endInitChain(req: InitChainRequest, state: CacheKVStore | undefined, validators: ValidatorUpdate[]): InitChainResponse {
     this.genesisState = state;
     this.initialHeight = req.initialHeight;
-    this.lastBlock = block;
+    this.lastBlock = { height: req.initialHeight, time: req.time, chainId: this.chainId, proposer: new Uint8Array() };
     return { validators, appHash: this.store.lastAppHash, consensusParams: req.consensusParams };
   }
 

@@ -27,7 +27,7 @@ export type { Coin, DecCoin } from './coins.js';
 export { Router, createRouter } from './router.js';
 export type { MsgRoute, QueryRoute } from './router.js';
 export type {
-  AppModule, GenesisFieldChunks, GenesisParts, StreamedField, MigrationHandler, MigrationRegistrar, MsgHandler, MsgServer, QueryHandler, QueryServer, ServiceImpl, ServiceRegistrar,
+  AppModule, GenesisStream, GenesisParts, StreamedField, MigrationHandler, MigrationRegistrar, MsgHandler, MsgServer, QueryHandler, QueryServer, ServiceImpl, ServiceRegistrar,
   ValidatorUpdate,
 } from './module.js';
 export { paginate, paginateCollection, pageParams, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination.js';

@@ -12,7 +12,7 @@
 import type { ProtoObject, ProtoRegistry } from '@chain/codec';
 import type { AppConfig } from './app-config.js';
 import type { Context } from './context.js';
-import type { AppModule, GenesisFieldChunks, MigrationHandler, MigrationRegistrar, ValidatorUpdate } from './module.js';
+import type { AppModule, MigrationHandler, MigrationRegistrar, ValidatorUpdate } from './module.js';
 import { LazyArray, LazyObject } from './json-writer.js';
 import { objectAppState } from './genesis-reader.js';
 import type { AppStateSource } from './genesis-reader.js';
@@ -152,6 +152,18 @@ export class ModuleManager {
    * checked there, with the same errors), with a progress display per field from `progress`.
    */
   initGenesisFrom(ctx: Context, registry: ProtoRegistry, source: AppStateSource, progress: ProgressFactory = SILENT_PROGRESS): ValidatorUpdate[] {
+    const steps = this.initGenesisSteps(ctx, registry, source, progress);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * `initGenesisFrom` in steps: the generator pauses after each chunk of a streamed field (where the caller may
+   * move the state written so far out of memory, see `App.initChain`) and returns the validator updates.
+   */
+  *initGenesisSteps(ctx: Context, registry: ProtoRegistry, source: AppStateSource, progress: ProgressFactory = SILENT_PROGRESS): Generator<void, ValidatorUpdate[]> {
     const known = new Set(this.modules.map((m) => m.name));
     for (const k of source.modules) if (!known.has(k)) throw new Error(`genesis app_state has a section for unknown module ${k}`);
     const decoded = new Map<string, ProtoObject>();
@@ -166,35 +178,39 @@ export class ModuleManager {
     for (const m of this.orders.initGenesis) {
       const gen = decoded.get(m.name)!;
       decoded.delete(m.name);
-      const u = m.initGenesisStream && m.genesisStreamFields
-        ? m.initGenesisStream(ctx, gen, this.fieldChunks(m, gen, registry, source, progress))
-        : m.initGenesis!(ctx, gen);
+      let u: readonly ValidatorUpdate[] | void;
+      if (m.initGenesisStream && m.genesisStreamFields) {
+        const stream = m.initGenesisStream(ctx, gen);
+        for (const field of m.genesisStreamFields) {
+          for (const chunk of this.fieldChunks(m, field, gen, registry, source, progress)) {
+            stream.add(field, chunk);
+            yield;
+          }
+        }
+        u = stream.end();
+      } else {
+        u = m.initGenesis!(ctx, gen);
+      }
       if (u && u.length > 0) updates = this.takeUpdates(m, updates, u);
     }
     return updates;
   }
 
-  /** The chunks of a module's large genesis fields: decoded entry by entry, counted on a progress display. */
-  private fieldChunks(m: AppModule, gen: ProtoObject, registry: ProtoRegistry, source: AppStateSource, progress: ProgressFactory): GenesisFieldChunks {
-    const fields = m.genesisStreamFields!;
-    return {
-      *chunks(field: string) {
-        if (!fields.includes(field)) throw new Error(`module ${m.name}: ${field} is not one of its streamed genesis fields`);
-        // a field the section did not give as an array was decoded with the rest (normally empty)
-        const inline = (gen as Record<string, unknown>)[field];
-        if (Array.isArray(inline) && inline.length > 0) yield inline as ProtoObject[];
-        const elem = repeatedMessageType(registry, m.genesisType!, field);
-        const p = progress(`genesis ${m.name}.${field}`, source.count(m.name, field));
-        let shown = false;
-        for (const chunk of source.chunks(m.name, field)) {
-          shown = true;
-          // (an entry written null decodes to the empty message, as in a whole GenesisState)
-          yield chunk.map((x) => registry.fromJSON(elem, x));
-          p.tick(chunk.length);
-        }
-        if (shown) p.done();
-      },
-    };
+  /** The chunks of one of a module's large genesis fields: decoded entry by entry, counted on a progress display. */
+  private *fieldChunks(m: AppModule, field: string, gen: ProtoObject, registry: ProtoRegistry, source: AppStateSource, progress: ProgressFactory): Generator<ProtoObject[]> {
+    // a field the section did not give as an array was decoded with the rest (normally empty)
+    const inline = (gen as Record<string, unknown>)[field];
+    if (Array.isArray(inline) && inline.length > 0) yield inline as ProtoObject[];
+    const elem = repeatedMessageType(registry, m.genesisType!, field);
+    const p = progress(`genesis ${m.name}.${field}`, source.count(m.name, field));
+    let shown = false;
+    for (const chunk of source.chunks(m.name, field)) {
+      shown = true;
+      // (an entry written null decodes to the empty message, as in a whole GenesisState)
+      yield chunk.map((x) => registry.fromJSON(elem, x));
+      p.tick(chunk.length);
+    }
+    if (shown) p.done();
   }
 
   exportGenesis(ctx: Context, registry: ProtoRegistry): Record<string, unknown> {

@@ -56,10 +56,16 @@ export interface StreamedField {
   readonly count?: number;
 }
 
-/** The entries of the large genesis fields of a module, for {@link AppModule.initGenesisStream}. */
-export interface GenesisFieldChunks {
-  /** the decoded entries of `field`, in document order, in chunks (a field is read once) */
-  chunks(field: string): Iterable<readonly ProtoObject[]>;
+/**
+ * A module's genesis import in steps ({@link AppModule.initGenesisStream}): the manager hands it the decoded entries
+ * of its large fields chunk by chunk (each field whole before the next, in `genesisStreamFields` order), then calls
+ * `end`. Between chunks the app may move what InitChain wrote so far out of memory.
+ */
+export interface GenesisStream {
+  /** the next entries of `field` (one of the module's `genesisStreamFields`), in document order */
+  add(field: string, entries: readonly ProtoObject[]): void;
+  /** after the last chunk: the rest of InitGenesis; the initial validator updates, if any */
+  end(): readonly ValidatorUpdate[] | void;
 }
 
 /** A validator power change (ABCI `ValidatorUpdate`): power 0 removes the validator. */
@@ -112,15 +118,15 @@ export interface AppModule {
    * Genesis import in chunks, for a module whose state grows with its users: the repeated fields of its
    * GenesisState that may be large (proto names, e.g. auth's `accounts`). With `initGenesisStream`, the
    * manager decodes the rest of the GenesisState, runs `validateGenesis` on it (those fields empty), and
-   * calls `initGenesisStream`, which reads the entries of those fields chunk by chunk and checks each as
+   * calls `initGenesisStream`, whose stream takes the entries of those fields chunk by chunk and checks each as
    * `validateGenesis` would (same errors), so the fields are never whole in memory.
    */
   readonly genesisStreamFields?: readonly string[];
   /**
-   * InitGenesis over `genesis` (the fields of `genesisStreamFields` empty) and the entries of those fields
-   * read from `fields`; given the whole GenesisState it must do what validateGenesis + initGenesis do.
+   * InitGenesis over `genesis` (the fields of `genesisStreamFields` empty), then the entries of those fields given
+   * to the stream; given the whole GenesisState it must do what validateGenesis + initGenesis do.
    */
-  initGenesisStream?(ctx: Context, genesis: ProtoObject, fields: GenesisFieldChunks): readonly ValidatorUpdate[] | void;
+  initGenesisStream?(ctx: Context, genesis: ProtoObject): GenesisStream;
   exportGenesis?(ctx: Context): ProtoObject;
   /**
    * ExportGenesis in parts, for a module whose state grows with its users: the GenesisState with the large

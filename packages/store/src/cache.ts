@@ -9,6 +9,8 @@ import type { Bytes, CacheKVStore, Change, KVStore } from './types.js';
  */
 export interface KeyedKV {
   getK(k: string, key: Bytes | undefined): Bytes | undefined;
+  /** whether the key has a value (a store may answer without reading it) */
+  hasK(k: string, key: Bytes | undefined): boolean;
   setK(k: string, value: Bytes): void;
   deleteK(k: string): void;
 }
@@ -65,7 +67,14 @@ class CacheKV implements CacheKVStore, KeyedKV {
   }
 
   has(key: Bytes): boolean {
-    return this.getK(toKey(key), key) !== undefined;
+    return this.hasK(toKey(key), key);
+  }
+
+  hasK(k: string, key: Bytes | undefined): boolean {
+    const p = this.buf.get(k);
+    if (p !== undefined) return p !== null;
+    if (this.keyed !== undefined) return this.keyed.hasK(k, key);
+    return this.parent.has(key ?? fromKey(k));
   }
 
   set(key: Bytes, value: Bytes): void {
@@ -117,6 +126,10 @@ class CacheKV implements CacheKVStore, KeyedKV {
 
   discard(): void {
     this.buf.clear();
+  }
+
+  get size(): number {
+    return this.buf.size;
   }
 
   changes(): Change[] {

@@ -11,6 +11,7 @@ import {
   NS_LEGACY_CHANGES,
   NS_LEGACY_VERSIONS,
   NS_STATE,
+  NS_TREES,
   decodeMeta,
   encodeMeta,
   readBE64,
@@ -19,6 +20,8 @@ import {
 import { MemKVStore } from './mem.js';
 import { branch } from './cache.js';
 import { DEFAULT_STATE_CACHE_SIZE, LiveState } from './live.js';
+import { SpilledState } from './spill.js';
+import { STORES_KEY, PRUNED_KEY } from './commitment.js';
 import type { BatchOp, Bytes, CacheKVStore, Change, KVStore } from './types.js';
 
 /** The app hash before the first block (the SDK's empty commit info hash: no bytes). */
@@ -43,6 +46,11 @@ export interface CommitStoreOptions {
    * `<store>/<rest>` belongs to store `<store>` (what `ctx.kv(storeKey)` writes), as the SDK's multistore.
    */
   singleStore?: string;
+  /**
+   * A progress display for long work (the first block's tree build after a large genesis): called with a label and
+   * the expected count, it gets `tick(n)` as work advances and `done()` at the end.
+   */
+  progress?: (label: string, total?: number) => { tick(n: number): void; done(): void };
 }
 
 type DB = ClassicLevel<Bytes, Bytes>;
@@ -89,6 +97,10 @@ export class CommitStore {
   private first: number;
   private committing = false;
   private prepared: Prepared | undefined;
+  /** the state InitChain moved to disk before the first block (spillGenesis), until that block commits */
+  private spill: SpilledState | undefined;
+  /** stores InitChain deleted keys of while moving its state to disk (mounted by the first block even if empty) */
+  private readonly spillDeleted = new Set<string>();
   private readonly snapshots = new Map<number, KVStore>();
   private readonly pinned = new Set<PinnedView>();
 
@@ -135,8 +147,10 @@ export class CommitStore {
         }
       }
       if (height === 0) {
-        const any = await db.keys({ gte: Uint8Array.of(NS_STATE), lt: Uint8Array.of(NS_STATE + 1), limit: 1 }).all();
-        if (any.length > 0) throw new Error('store database is inconsistent: state without metadata');
+        // no block was committed: whatever state is here was moved to disk by an InitChain that did not reach its
+        // first block (spillGenesis), and InitChain runs again
+        for (const ns of [NS_STATE, NS_TREES]) await db.clear({ gte: Uint8Array.of(ns), lt: Uint8Array.of(ns + 1) });
+        await db.batch([{ type: 'del', key: STORES_KEY }, { type: 'del', key: PRUNED_KEY }]);
       }
       const trees = await Commitment.open(db, { cacheSize: opts.iavlCacheSize, single: opts.singleStore });
       if (height > 0 && !bytesEqual(trees.appHashAt(height), appHash)) {
@@ -202,7 +216,7 @@ export class CommitStore {
     await this.dropPrepared();
     const batch = this.db.batch();
     try {
-      const appHash = await this.trees.stage(height, sorted, batch);
+      const appHash = await this.stageBlock(height, sorted, batch);
       this.prepared = { height, changes: sorted, batch, appHash };
       return appHash.slice();
     } catch (e) {
@@ -217,8 +231,9 @@ export class CommitStore {
     this.checkNextHeight(height, 'previewAppHash');
     const sorted = sortChanges(changes);
     await this.dropPrepared();
-    const hash = await this.trees.stage(height, sorted, null);
+    const hash = await this.stageBlock(height, sorted, null);
     this.trees.discardStaged();
+    await this.trees.collectGarbage();
     return hash.slice();
   }
 
@@ -228,6 +243,65 @@ export class CommitStore {
     this.prepared = undefined;
     this.trees.discardStaged();
     await p.batch.close().catch(() => undefined);
+    await this.trees.collectGarbage();
+  }
+
+  /**
+   * The trees' version `height` with these changes: applied to the last version, or, for the first block after
+   * InitChain moved its state to disk, every tree built from the flat copy and the block's changes.
+   */
+  private stageBlock(height: number, sorted: readonly Change[], sink: ReturnType<DB['batch']> | null): Promise<Bytes> {
+    if (this.spill === undefined) return this.trees.stage(height, sorted, sink);
+    return this.stageFromFlat(height, sorted, sink);
+  }
+
+  private async stageFromFlat(height: number, sorted: readonly Change[], sink: ReturnType<DB['batch']> | null): Promise<Bytes> {
+    const p = this.opts.progress?.('state trees of the first block', this.spill!.moved);
+    const hash = await this.trees.stageFromFlat(height, sorted, sink, flatEntries(this.db), this.spillDeleted, (n) => p?.tick(n));
+    p?.done();
+    return hash;
+  }
+
+  /**
+   * Writes InitChain's changes so far to the flat copy on disk (a large genesis: the caller then drops them from
+   * memory): from now until the first block commits, reads of the current state see them there (point reads with
+   * `getSync`, iteration over their keys kept in memory), and the first block builds every tree from the flat copy
+   * and its own changes, writing the trees as it goes. Only before the first block. A restart before that block
+   * commits finds height 0 and clears the flat copy (InitChain runs again).
+   */
+  async spillGenesis(changes: readonly Change[]): Promise<void> {
+    if (this.height !== 0) throw new Error('spillGenesis: the store already has blocks');
+    if (this.committing || this.prepared !== undefined) throw new Error('spillGenesis: a block is being committed');
+    const sorted = sortChanges(changes);
+    const spill = this.spill ?? new SpilledState(this.db);
+    let batch = this.db.batch();
+    let bytes = 0;
+    try {
+      for (const c of sorted) {
+        const k = stateKey(c.key);
+        if (c.value === undefined) {
+          batch.del(k);
+          this.spillDeleted.add(this.trees.route(c.key).store);
+        } else batch.put(k, c.value);
+        bytes += k.length + (c.value?.length ?? 0) + 16;
+        if (bytes >= SPILL_BATCH_BYTES) {
+          await batch.write();
+          batch = this.db.batch();
+          bytes = 0;
+        }
+      }
+      await batch.write();
+    } finally {
+      await batch.close().catch(() => undefined);
+    }
+    spill.addRun(sorted);
+    this.spill = spill;
+    this.live.reset(spill);
+  }
+
+  /** Entries InitChain moved to disk (spillGenesis) that the first block has not committed yet (0: none). */
+  get spilledGenesis(): number {
+    return this.spill?.moved ?? 0;
   }
 
   private checkNextHeight(height: number, what: string): void {
@@ -258,7 +332,7 @@ export class CommitStore {
         await this.dropPrepared();
         const batch = this.db.batch();
         try {
-          p = { height, changes: sorted, batch, appHash: await this.trees.stage(height, sorted, batch) };
+          p = { height, changes: sorted, batch, appHash: await this.stageBlock(height, sorted, batch) };
         } catch (e) {
           await batch.close().catch(() => undefined);
           throw e;
@@ -278,12 +352,16 @@ export class CommitStore {
           if (op.type === 'put') batch.put(op.key, op.value);
           else batch.del(op.key);
         }
-        // from here the flat copy on disk may show the block before it is published: reads use the trees
+        // from here the flat copy on disk may show the block before it is published: reads use the trees (or, over
+        // a state InitChain moved to disk, the values the block's keys had)
+        this.spill?.keepBefore(sorted);
         this.live.beginWrite();
         await batch.write({ sync: true });
       } catch (e) {
         this.live.abortWrite();
+        this.spill?.forgetBefore();
         this.trees.discardStaged();
+        await this.trees.collectGarbage().catch(() => undefined);
         throw e;
       } finally {
         await batch.close().catch(() => undefined); // idempotent; frees the batch after a failure
@@ -293,6 +371,8 @@ export class CommitStore {
       for (const v of this.pinned) v.preserve(sorted);
       this.trees.commitStaged();
       this.live.publish(sorted, this.trees.viewAt(height));
+      this.spill = undefined;
+      this.spillDeleted.clear();
       this.height = height;
       this.appHash = appHash;
       if (firstBlock) this.first = height;
@@ -527,6 +607,23 @@ function sameChanges(a: readonly Change[], b: readonly Change[]): boolean {
     if (x.value === undefined || y.value === undefined ? x.value !== y.value : !bytesEqual(x.value, y.value)) return false;
   }
   return true;
+}
+
+/** Bytes of flat-state writes per LevelDB batch when InitChain moves its state to disk. */
+const SPILL_BATCH_BYTES = 16 << 20;
+
+/** The flat copy of the state (NS_STATE), in key order, as state keys and values. */
+async function* flatEntries(db: DB): AsyncGenerator<readonly [Bytes, Bytes][]> {
+  const it = db.iterator({ gte: Uint8Array.of(NS_STATE), lt: Uint8Array.of(NS_STATE + 1) });
+  try {
+    for (;;) {
+      const entries = await it.nextv(1000);
+      if (entries.length === 0) return;
+      yield entries.map(([k, v]): [Bytes, Bytes] => [k.subarray(1), v]);
+    }
+  } finally {
+    await it.close();
+  }
 }
 
 /** The state before the first block. */

@@ -22,7 +22,9 @@ import {
   encodeCommitmentProof,
   multistoreProof,
   multistoreRoot,
+  OpsCollector,
   type BatchSink,
+  type SortedBuild,
   type StoreRoot,
 } from '@chain/iavl';
 import type { ClassicLevel } from 'classic-level';
@@ -78,7 +80,9 @@ export class Commitment {
   /** mounted stores, ordered by flat key prefix (the order their keys have in the flat key space) */
   private stores: Mounted[];
   private readonly byName = new Map<string, Mounted>();
-  private staged: { height: number; fresh: string[]; hash: Bytes } | undefined;
+  private staged: { height: number; fresh: string[]; hash: Bytes; builds?: SortedBuild[] } | undefined;
+  /** deletes of node records written for a version that was then discarded (see collectGarbage) */
+  private garbage: OpsCollector | undefined;
   /** stores mounted by the block being staged */
   private fresh: string[] = [];
   private pruned: number;
@@ -159,6 +163,104 @@ export class Commitment {
     return hash;
   }
 
+  /**
+   * The first block after InitChain moved its state to disk: every tree (all empty) is built as version `height` from
+   * the flat copy `flat` (the genesis state, in key order) with the block's changes (sorted, unique) over it, as
+   * inserting the merged entries in key order into empty trees does (what the SDK's first commit does), by a sorted
+   * build that writes each finished node as it goes: the nodes go to the database in batches of their own (garbage
+   * until a block refers to them), the roots and the mounted list into `sink` (null: hash only). Returns the app hash;
+   * follow with `commitStaged()` or `discardStaged()` as after `stage`.
+   */
+  async stageFromFlat(
+    height: number,
+    changes: readonly Change[],
+    sink: BatchSink | null,
+    flat: AsyncIterable<readonly (readonly [Bytes, Bytes])[]>,
+    alsoMount: Iterable<string> = [],
+    onEntries?: (n: number) => void,
+  ): Promise<Bytes> {
+    if (this.staged !== undefined) throw new Error('commitment: a block is already staged');
+    if (this.stores.length > 0) throw new Error('commitment: a build from the flat state needs a store without trees');
+    this.fresh = [];
+    const records = sink === null ? null : new RecordWriter(this.db);
+    const builds: SortedBuild[] = [];
+    let cur: { m: Mounted; b: SortedBuild } | undefined;
+    const into = async (key: Bytes): Promise<Bytes> => {
+      if (cur !== undefined && key.length > cur.m.prefix.length && startsWith(key, cur.m.prefix)) return key.subarray(cur.m.prefix.length);
+      const r = this.route(key);
+      if (cur !== undefined) cur.b.finish();
+      const m = this.byName.get(r.store) ?? (await this.mount(r.store, height));
+      if (m.tree.version !== 0 || m.tree.dirty) throw new Error(`commitment: store ${m.name} is not empty`);
+      cur = { m, b: m.tree.beginSorted(records) };
+      builds.push(cur.b);
+      return r.rel;
+    };
+    try {
+      let i = 0;
+      const n = changes.length;
+      for await (const entries of flat) {
+        for (const [k, v] of entries) {
+          // the block's changes before this key, then this key (changed by the block, or as the genesis wrote it)
+          while (i < n && compareBytes(changes[i]!.key, k) < 0) {
+            const c = changes[i++]!;
+            const rel = await into(c.key);
+            if (c.value !== undefined) cur!.b.add(rel, c.value);
+          }
+          let value: Bytes | undefined = v;
+          if (i < n && compareBytes(changes[i]!.key, k) === 0) value = changes[i++]!.value;
+          const rel = await into(k);
+          if (value !== undefined) cur!.b.add(rel, value);
+        }
+        if (records !== null && records.bytes >= RECORD_BATCH_BYTES) await records.flush();
+        onEntries?.(entries.length);
+      }
+      while (i < n) {
+        const c = changes[i++]!;
+        const rel = await into(c.key);
+        if (c.value !== undefined) cur!.b.add(rel, c.value);
+      }
+      if (cur !== undefined) cur.b.finish();
+      cur = undefined;
+      // stores the genesis only deleted from are mounted too (empty), as a block that deletes mounts them
+      for (const name of alsoMount) {
+        if (this.byName.has(name)) continue;
+        const m = await this.mount(name, height);
+        const b = m.tree.beginSorted(records);
+        builds.push(b);
+        b.finish();
+      }
+      if (records !== null) {
+        await records.flush();
+        await records.close();
+      }
+    } catch (e) {
+      await records?.close();
+      for (const s of this.stores) s.tree.discardStaged();
+      for (const b of builds) if (records !== null) b.deleteRecords(this.garbageSink());
+      this.unmount(this.fresh);
+      throw e;
+    }
+    if (sink !== null) {
+      for (const b of builds) b.putRoot(sink);
+      if (this.fresh.length > 0) sink.put(STORES_KEY, encodeStores(this.stores));
+    }
+    const hash = Uint8Array.from(multistoreRoot(this.stores.map((s) => ({ name: s.name, hash: s.tree.rootHash }))));
+    this.staged = { height, fresh: this.fresh, hash, builds: records === null ? [] : builds };
+    return hash;
+  }
+
+  private garbageSink(): OpsCollector {
+    return (this.garbage ??= new OpsCollector());
+  }
+
+  /** Deletes the node records of discarded sorted builds (see stageFromFlat). */
+  async collectGarbage(): Promise<void> {
+    const g = this.garbage;
+    if (g === undefined) return;
+    this.garbage = undefined;
+    if (g.ops.length > 0) await this.db.batch(g.ops);
+  }
+
   /** The staged block was written: it becomes the latest version of every tree. */
   commitStaged(): void {
     if (this.staged === undefined) throw new Error('commitment: nothing staged');
@@ -171,6 +273,7 @@ export class Commitment {
     const st = this.staged;
     if (st === undefined) return;
     for (const s of this.stores) s.tree.discardStaged();
+    for (const b of st.builds ?? []) b.deleteRecords(this.garbageSink());
     this.unmount(st.fresh);
     this.staged = undefined;
   }
@@ -261,6 +364,41 @@ export class Commitment {
     writeBE64(b, 0, height);
     await this.db.put(PRUNED_KEY, b);
     this.pruned = height;
+  }
+}
+
+/** Node records of sorted builds per LevelDB batch. */
+const RECORD_BATCH_BYTES = 16 << 20;
+
+/** A sink that collects records into a LevelDB batch the caller writes when it is big enough. */
+class RecordWriter implements BatchSink {
+  private batch: ReturnType<DB['batch']>;
+  bytes = 0;
+
+  constructor(private readonly db: DB) {
+    this.batch = db.batch();
+  }
+
+  put(key: Bytes, value: Bytes): void {
+    this.batch.put(key, value);
+    this.bytes += key.length + value.length;
+  }
+
+  del(key: Bytes): void {
+    this.batch.del(key);
+    this.bytes += key.length;
+  }
+
+  async flush(): Promise<void> {
+    if (this.bytes === 0) return;
+    const b = this.batch;
+    this.batch = this.db.batch();
+    this.bytes = 0;
+    await b.write();
+  }
+
+  async close(): Promise<void> {
+    await this.batch.close().catch(() => undefined);
   }
 }
 

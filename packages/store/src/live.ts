@@ -18,6 +18,7 @@ import { fromKey, toKey } from './keys.js';
 import { stateKey } from './layout.js';
 import type { Bytes, Change, KVStore } from './types.js';
 import { KEYED } from './cache.js';
+import { WRITTEN, type SpilledState } from './spill.js';
 
 type DB = ClassicLevel<Bytes, Bytes>;
 
@@ -87,6 +88,8 @@ export class LiveState implements KVStore {
   private writing = false;
   private hits = 0;
   private misses = 0;
+  /** the state InitChain moved to disk (until the first block): it knows which keys exist, without a disk read */
+  private spilled: SpilledState | undefined;
 
   constructor(
     private readonly db: DB,
@@ -110,9 +113,23 @@ export class LiveState implements KVStore {
     }
     this.misses++;
     const bytes = key ?? fromKey(k);
-    const v = this.writing ? this.view.get(bytes) : this.db.getSync(stateKey(bytes));
+    let v: Bytes | undefined;
+    if (this.writing) v = this.view.get(bytes);
+    else if (this.spilled === undefined || this.spilled.lookup(bytes) === WRITTEN) v = this.db.getSync(stateKey(bytes));
     this.cache.put(k, v ?? null);
     return v;
+  }
+
+  /** KeyedKV: whether the key has a value (over a moved genesis, without reading the value). */
+  hasK(k: string, key: Bytes | undefined): boolean {
+    const s = this.spilled;
+    if (s === undefined || this.writing) return this.getK(k, key) !== undefined;
+    const c = this.cache.get(k);
+    if (c !== undefined) {
+      this.hits++;
+      return c !== null;
+    }
+    return s.lookup(key ?? fromKey(k)) === WRITTEN;
   }
 
   setK(): void {
@@ -124,7 +141,7 @@ export class LiveState implements KVStore {
   }
 
   has(key: Bytes): boolean {
-    return this.get(key) !== undefined;
+    return this.hasK(toKey(key), key);
   }
 
   set(): void {
@@ -162,7 +179,18 @@ export class LiveState implements KVStore {
       for (const c of changes) cache.update(toKey(c.key), c.value === undefined ? null : c.value.slice());
     }
     this.view = view;
+    this.spilled = undefined;
     this.writing = false;
+  }
+
+  /**
+   * The state on disk changed outside a block (InitChain moved its writes there): forget every cached answer, and
+   * iterate (and read, while a block is written) `view` from now on.
+   */
+  reset(spilled: SpilledState): void {
+    this.cache.clear();
+    this.view = spilled;
+    this.spilled = spilled;
   }
 
   /** Cache figures (entries held, hits and misses since open). */

@@ -54,6 +54,10 @@ export class MemKVStore implements KVStore {
   }
 
   /** @internal KeyedKV (cache.ts): reads and writes by latin1 key string from a branch above. */
+  hasK(k: string): boolean {
+    return this.tree.has(k);
+  }
+
   getK(k: string): Bytes | undefined {
     return this.tree.get(k);
   }

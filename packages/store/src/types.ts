@@ -32,6 +32,8 @@ export interface CacheKVStore extends KVStore {
   discard(): void;
   /** The buffered writes, sorted by key ascending. */
   changes(): Change[];
+  /** Number of buffered writes (sets and deletes). */
+  readonly size: number;
 }
 
 /** A raw write against the node database, committed in the same atomic batch as the state. */
