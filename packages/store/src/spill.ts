@@ -2,7 +2,7 @@
  * The state a large InitChain moved to disk before the first block (see `CommitStore.spillGenesis`): the values are
  * in the flat copy (NS_STATE), and this view reads them there (`getSync`). LevelDB has no synchronous iteration, so
  * the keys of each move are kept in memory as one sorted run (packed bytes, ~the key sizes, with whether each was
- * written or deleted and a Bloom filter), and iteration merges the runs and reads each value (a key written by one
+ * written or deleted and a hash index), and iteration merges the runs and reads each value (a key written by one
  * move and deleted by a later one has none and is skipped). The runs also tell which keys exist without a disk read
  * (`lookup`): the current state reads a value only for a key that was written.
  *
@@ -16,39 +16,47 @@ import type { Bytes, Change, KVStore } from './types.js';
 
 type DB = ClassicLevel<Bytes, Bytes>;
 
-/** Sorted keys packed into one buffer: key i is bytes[offs[i], offs[i + 1]), written (1) or deleted (0) by put[i]. */
+/**
+ * Sorted keys packed into one buffer: key i is bytes[offs[i], offs[i + 1]), written (1) or deleted (0) by put[i];
+ * an open-addressing hash index over them (slot: key index + 1, 0 empty; tag: the key's hash).
+ */
 interface Run {
   readonly bytes: Uint8Array;
   readonly offs: Uint32Array;
   readonly put: Uint8Array;
   readonly n: number;
-  /** Bloom filter over the keys: BLOOM_BITS bits per key, BLOOM_K probes */
-  readonly bloom: Uint32Array;
-  readonly bloomBits: number;
+  readonly slots: Int32Array;
+  readonly tags: Int32Array;
+  readonly mask: number;
 }
 
-const BLOOM_BITS = 10;
-const BLOOM_K = 4;
-
-/** Two 32-bit hashes of a key (FNV-1a and a multiplicative variant), for double hashing. */
-function hashes(key: Bytes): [number, number] {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x9747b28c;
-  for (let i = 0; i < key.length; i++) {
-    const b = key[i]!;
-    h1 = Math.imul(h1 ^ b, 0x01000193);
-    h2 = Math.imul(h2 ^ b, 0x5bd1e995);
-    h2 ^= h2 >>> 15;
-  }
-  return [h1 >>> 0, (h2 | 1) >>> 0];
+/** FNV-1a of a key, mixed (a 32-bit hash for the runs' indexes). */
+function hashOf(key: Bytes): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key[i]!, 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return h ^ (h >>> 13);
 }
 
-function bloomMayHave(r: Run, h1: number, h2: number): boolean {
-  for (let i = 0; i < BLOOM_K; i++) {
-    const bit = ((h1 + Math.imul(i, h2)) >>> 0) % r.bloomBits;
-    if ((r.bloom[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
-  }
+/** Whether key i of r equals `key`. */
+function equalAt(r: Run, i: number, key: Bytes): boolean {
+  const start = r.offs[i]!;
+  if (r.offs[i + 1]! - start !== key.length) return false;
+  const b = r.bytes;
+  for (let j = key.length - 1; j >= 0; j--) if (b[start + j] !== key[j]) return false;
   return true;
+}
+
+/** Index of `key` in r (hash `h`), or -1. */
+function indexOf(r: Run, key: Bytes, h: number): number {
+  let pos = h & r.mask;
+  for (;;) {
+    const slot = r.slots[pos]!;
+    if (slot === 0) return -1;
+    if (r.tags[pos] === h && equalAt(r, slot - 1, key)) return slot - 1;
+    pos = (pos + 1) & r.mask;
+  }
 }
 
 /** compareBytes(key i of r, key) without a view. */
@@ -101,8 +109,11 @@ export class SpilledState implements KVStore {
     const bytes = new Uint8Array(size);
     const offs = new Uint32Array(n + 1);
     const put = new Uint8Array(n);
-    const bloomBits = Math.max(64, n * BLOOM_BITS);
-    const bloom = new Uint32Array(Math.ceil(bloomBits / 32));
+    let cap = 16;
+    while (cap < n + (n >>> 1)) cap *= 2;
+    const slots = new Int32Array(cap);
+    const tags = new Int32Array(cap);
+    const mask = cap - 1;
     let off = 0;
     for (let i = 0; i < n; i++) {
       const c = changes[i]!;
@@ -110,24 +121,23 @@ export class SpilledState implements KVStore {
       off += c.key.length;
       offs[i + 1] = off;
       put[i] = c.value === undefined ? 0 : 1;
-      const [h1, h2] = hashes(c.key);
-      for (let j = 0; j < BLOOM_K; j++) {
-        const bit = ((h1 + Math.imul(j, h2)) >>> 0) % bloomBits;
-        bloom[bit >>> 5]! |= 1 << (bit & 31);
-      }
+      const h = hashOf(c.key);
+      let pos = h & mask;
+      while (slots[pos] !== 0) pos = (pos + 1) & mask;
+      slots[pos] = i + 1;
+      tags[pos] = h;
     }
-    this.runs.push({ bytes, offs, put, n, bloom, bloomBits });
+    this.runs.push({ bytes, offs, put, n, slots, tags, mask });
     this.moved += n;
   }
 
   /** WRITTEN if the last move of `key` wrote it; undefined if it deleted it or never moved it. No disk read. */
   lookup(key: Bytes): number | undefined {
-    const [h1, h2] = hashes(key);
+    const h = hashOf(key);
     for (let i = this.runs.length - 1; i >= 0; i--) {
       const r = this.runs[i]!;
-      if (!bloomMayHave(r, h1, h2)) continue;
-      const j = lowerBound(r, key, false);
-      if (j < r.n && compareAt(r, j, key) === 0) return r.put[j] === 1 ? WRITTEN : undefined;
+      const j = indexOf(r, key, h);
+      if (j >= 0) return r.put[j] === 1 ? WRITTEN : undefined;
     }
     return undefined;
   }
