@@ -17,17 +17,71 @@ import type { Bytes, Change, KVStore } from './types.js';
 type DB = ClassicLevel<Bytes, Bytes>;
 
 /**
- * Sorted keys packed into one buffer: key i is bytes[offs[i], offs[i + 1]), written (1) or deleted (0) by put[i];
- * an open-addressing hash index over them (slot: key index + 1, 0 empty; tag: the key's hash).
+ * Sorted keys packed into one buffer: key i is bytes[offs[i], offs[i + 1]), written (1) or deleted (0) by put[i].
+ * `base`: the ordinal of its first key among all moved keys (the index numbers keys across runs).
  */
 interface Run {
   readonly bytes: Uint8Array;
   readonly offs: Uint32Array;
   readonly put: Uint8Array;
   readonly n: number;
-  readonly slots: Int32Array;
-  readonly tags: Int32Array;
-  readonly mask: number;
+  readonly base: number;
+}
+
+/**
+ * One open-addressing hash index over the keys of every run: slot = ordinal + 1 of the key's last move (0 empty),
+ * tag = its hash. A key moved again points to its newest run.
+ */
+class KeyIndex {
+  private slots = new Int32Array(1 << 16);
+  private tags = new Int32Array(1 << 16);
+  private mask = (1 << 16) - 1;
+  private size = 0;
+
+  constructor(private readonly at: (ordinal: number) => { run: Run; i: number }) {}
+
+  /** The slot of `key` (hash h): its position, holding it or empty. */
+  private find(key: Bytes, h: number): number {
+    let pos = h & this.mask;
+    for (;;) {
+      const slot = this.slots[pos]!;
+      if (slot === 0) return pos;
+      if (this.tags[pos] === h) {
+        const { run, i } = this.at(slot - 1);
+        if (equalAt(run, i, key)) return pos;
+      }
+      pos = (pos + 1) & this.mask;
+    }
+  }
+
+  set(key: Bytes, h: number, ordinal: number): void {
+    if ((this.size + 1) * 3 > this.slots.length * 2) this.grow();
+    const pos = this.find(key, h);
+    if (this.slots[pos] === 0) this.size++;
+    this.slots[pos] = ordinal + 1;
+    this.tags[pos] = h;
+  }
+
+  /** The ordinal of the key's last move, or -1. */
+  get(key: Bytes, h: number): number {
+    return this.slots[this.find(key, h)]! - 1;
+  }
+
+  private grow(): void {
+    const { slots, tags } = this;
+    const cap = slots.length * 2;
+    this.slots = new Int32Array(cap);
+    this.tags = new Int32Array(cap);
+    this.mask = cap - 1;
+    for (let p = 0; p < slots.length; p++) {
+      const slot = slots[p]!;
+      if (slot === 0) continue;
+      let pos = tags[p]! & this.mask;
+      while (this.slots[pos] !== 0) pos = (pos + 1) & this.mask;
+      this.slots[pos] = slot;
+      this.tags[pos] = tags[p]!;
+    }
+  }
 }
 
 /** FNV-1a of a key, mixed (a 32-bit hash for the runs' indexes). */
@@ -48,16 +102,6 @@ function equalAt(r: Run, i: number, key: Bytes): boolean {
   return true;
 }
 
-/** Index of `key` in r (hash `h`), or -1. */
-function indexOf(r: Run, key: Bytes, h: number): number {
-  let pos = h & r.mask;
-  for (;;) {
-    const slot = r.slots[pos]!;
-    if (slot === 0) return -1;
-    if (r.tags[pos] === h && equalAt(r, slot - 1, key)) return slot - 1;
-    pos = (pos + 1) & r.mask;
-  }
-}
 
 /** compareBytes(key i of r, key) without a view. */
 function compareAt(r: Run, i: number, key: Bytes): number {
@@ -94,6 +138,7 @@ function lowerBound(r: Run, key: Bytes, after: boolean): number {
 
 export class SpilledState implements KVStore {
   private readonly runs: Run[] = [];
+  private readonly index = new KeyIndex((ordinal) => this.at(ordinal));
   private before: Map<string, Bytes | null> | undefined;
   /** entries moved (puts and deletes, over all moves) */
   moved = 0;
@@ -109,11 +154,8 @@ export class SpilledState implements KVStore {
     const bytes = new Uint8Array(size);
     const offs = new Uint32Array(n + 1);
     const put = new Uint8Array(n);
-    let cap = 16;
-    while (cap < n + (n >>> 1)) cap *= 2;
-    const slots = new Int32Array(cap);
-    const tags = new Int32Array(cap);
-    const mask = cap - 1;
+    const run: Run = { bytes, offs, put, n, base: this.moved };
+    this.runs.push(run);
     let off = 0;
     for (let i = 0; i < n; i++) {
       const c = changes[i]!;
@@ -121,25 +163,31 @@ export class SpilledState implements KVStore {
       off += c.key.length;
       offs[i + 1] = off;
       put[i] = c.value === undefined ? 0 : 1;
-      const h = hashOf(c.key);
-      let pos = h & mask;
-      while (slots[pos] !== 0) pos = (pos + 1) & mask;
-      slots[pos] = i + 1;
-      tags[pos] = h;
+      this.index.set(c.key, hashOf(c.key), run.base + i);
     }
-    this.runs.push({ bytes, offs, put, n, slots, tags, mask });
     this.moved += n;
   }
 
   /** WRITTEN if the last move of `key` wrote it; undefined if it deleted it or never moved it. No disk read. */
   lookup(key: Bytes): number | undefined {
-    const h = hashOf(key);
-    for (let i = this.runs.length - 1; i >= 0; i--) {
-      const r = this.runs[i]!;
-      const j = indexOf(r, key, h);
-      if (j >= 0) return r.put[j] === 1 ? WRITTEN : undefined;
+    const g = this.index.get(key, hashOf(key));
+    if (g < 0) return undefined;
+    const { run, i } = this.at(g);
+    return run.put[i] === 1 ? WRITTEN : undefined;
+  }
+
+  /** The run and index of the key of ordinal g. */
+  private at(g: number): { run: Run; i: number } {
+    const runs = this.runs;
+    let lo = 0;
+    let hi = runs.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (runs[mid]!.base <= g) lo = mid;
+      else hi = mid - 1;
     }
-    return undefined;
+    const run = runs[lo]!;
+    return { run, i: g - run.base };
   }
 
   /** The first block is about to be written: its keys keep answering their values before it. */
