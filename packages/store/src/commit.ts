@@ -274,26 +274,23 @@ export class CommitStore {
     if (this.committing || this.prepared !== undefined) throw new Error('spillGenesis: a block is being committed');
     const sorted = sortChanges(changes);
     const spill = this.spill ?? new SpilledState(this.db);
-    let batch = this.db.batch();
+    // array batches: their native memory is freed when written (a chained batch's only when collected)
+    let ops: BatchOp[] = [];
     let bytes = 0;
-    try {
-      for (const c of sorted) {
-        const k = stateKey(c.key);
-        if (c.value === undefined) {
-          batch.del(k);
-          this.spillDeleted.add(this.trees.route(c.key).store);
-        } else batch.put(k, c.value);
-        bytes += k.length + (c.value?.length ?? 0) + 16;
-        if (bytes >= SPILL_BATCH_BYTES) {
-          await batch.write();
-          batch = this.db.batch();
-          bytes = 0;
-        }
+    for (const c of sorted) {
+      const k = stateKey(c.key);
+      if (c.value === undefined) {
+        ops.push({ type: 'del', key: k });
+        this.spillDeleted.add(this.trees.route(c.key).store);
+      } else ops.push({ type: 'put', key: k, value: c.value });
+      bytes += k.length + (c.value?.length ?? 0) + 16;
+      if (bytes >= SPILL_BATCH_BYTES) {
+        await this.db.batch(ops);
+        ops = [];
+        bytes = 0;
       }
-      await batch.write();
-    } finally {
-      await batch.close().catch(() => undefined);
     }
+    if (ops.length > 0) await this.db.batch(ops);
     spill.addRun(sorted);
     this.spill = spill;
     this.live.reset(spill);

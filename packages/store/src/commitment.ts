@@ -32,7 +32,7 @@ import { concatBytes } from '@chain/crypto';
 import { prefixEnd } from './prefix.js';
 import { compareBytes } from './keys.js';
 import { NS_META, NS_TREES, readBE64, writeBE64 } from './layout.js';
-import type { Bytes, Change, KVStore } from './types.js';
+import type { BatchOp, Bytes, Change, KVStore } from './types.js';
 
 type DB = ClassicLevel<Bytes, Bytes>;
 
@@ -370,35 +370,37 @@ export class Commitment {
 /** Node records of sorted builds per LevelDB batch. */
 const RECORD_BATCH_BYTES = 16 << 20;
 
-/** A sink that collects records into a LevelDB batch the caller writes when it is big enough. */
+/**
+ * A sink that collects records for a LevelDB batch the caller writes when it is big enough. The array form of
+ * `db.batch` is used: its native batch is freed once written (a chained batch's is freed only when its JS object is
+ * collected, so many large ones would pile up outside the JS heap).
+ */
 class RecordWriter implements BatchSink {
-  private batch: ReturnType<DB['batch']>;
+  private ops: BatchOp[] = [];
   bytes = 0;
 
-  constructor(private readonly db: DB) {
-    this.batch = db.batch();
-  }
+  constructor(private readonly db: DB) {}
 
   put(key: Bytes, value: Bytes): void {
-    this.batch.put(key, value);
+    this.ops.push({ type: 'put', key, value });
     this.bytes += key.length + value.length;
   }
 
   del(key: Bytes): void {
-    this.batch.del(key);
+    this.ops.push({ type: 'del', key });
     this.bytes += key.length;
   }
 
   async flush(): Promise<void> {
-    if (this.bytes === 0) return;
-    const b = this.batch;
-    this.batch = this.db.batch();
+    if (this.ops.length === 0) return;
+    const ops = this.ops;
+    this.ops = [];
     this.bytes = 0;
-    await b.write();
+    await this.db.batch(ops);
   }
 
   async close(): Promise<void> {
-    await this.batch.close().catch(() => undefined);
+    this.ops = [];
   }
 }
 
