@@ -1,5 +1,7 @@
 /** CommitStore: the node's persistent, versioned, committed state on one LevelDB database. */
 import { ClassicLevel } from 'classic-level';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Commitment, VersionNotFoundError, type ProofOp } from './commitment.js';
 import { assertBytes, bytesEqual, compareBytes, toKey } from './keys.js';
 import {
@@ -109,6 +111,7 @@ export class CommitStore {
     private readonly live: LiveState,
     private readonly trees: Commitment,
     private readonly opts: CommitStoreOptions,
+    private readonly dir: string,
     height: number,
     appHash: Bytes,
     first: number,
@@ -151,6 +154,7 @@ export class CommitStore {
         // first block (spillGenesis), and InitChain runs again
         for (const ns of [NS_STATE, NS_TREES]) await db.clear({ gte: Uint8Array.of(ns), lt: Uint8Array.of(ns + 1) });
         await db.batch([{ type: 'del', key: STORES_KEY }, { type: 'del', key: PRUNED_KEY }]);
+        rmSync(spillDir(dir), { recursive: true, force: true });
       }
       const trees = await Commitment.open(db, { cacheSize: opts.iavlCacheSize, single: opts.singleStore });
       if (height > 0 && !bytesEqual(trees.appHashAt(height), appHash)) {
@@ -159,7 +163,7 @@ export class CommitStore {
       const firstBytes = height === 0 ? undefined : await db.get(FIRST_HEIGHT_KEY);
       const first = height === 0 ? 0 : firstBytes === undefined ? 1 : readBE64(firstBytes, 0);
       const live = new LiveState(db, trees.viewAt(height), opts.stateCacheSize ?? DEFAULT_STATE_CACHE_SIZE);
-      return new CommitStore(db, live, trees, opts, height, appHash, first);
+      return new CommitStore(db, live, trees, opts, dir, height, appHash, first);
     } catch (err) {
       await db.close();
       throw err;
@@ -169,6 +173,7 @@ export class CommitStore {
   /** Close the database. */
   async close(): Promise<void> {
     await this.dropPrepared();
+    this.spill?.close();
     await this.db.close();
   }
 
@@ -257,9 +262,34 @@ export class CommitStore {
 
   private async stageFromFlat(height: number, sorted: readonly Change[], sink: ReturnType<DB['batch']> | null): Promise<Bytes> {
     const p = this.opts.progress?.('state trees of the first block', this.spill!.moved);
-    const hash = await this.trees.stageFromFlat(height, sorted, sink, flatEntries(this.db), this.spillDeleted, (n) => p?.tick(n));
+    const hash = await this.trees.stageFromFlat(height, sorted, sink, this.genesisEntries(sink !== null), this.spillDeleted, (n) => p?.tick(n));
     p?.done();
     return hash;
+  }
+
+  /**
+   * The moved genesis state in key order (chunks), written to the flat copy as it goes when `write` (the first block's
+   * own changes go into its batch): the same entries each time, so a block prepared again writes the same.
+   */
+  private async *genesisEntries(write: boolean): AsyncGenerator<readonly [Bytes, Bytes][]> {
+    let ops: BatchOp[] = [];
+    let bytes = 0;
+    for (const chunk of this.spill!.merged()) {
+      if (write) {
+        for (const [k, v] of chunk) {
+          ops.push({ type: 'put', key: stateKey(k), value: v });
+          bytes += k.length + v.length + 16;
+        }
+        // array batches: their native memory is freed when written (a chained batch's only when collected)
+        if (bytes >= SPILL_BATCH_BYTES) {
+          await this.db.batch(ops);
+          ops = [];
+          bytes = 0;
+        }
+      }
+      yield chunk;
+    }
+    if (ops.length > 0) await this.db.batch(ops);
   }
 
   /**
@@ -273,24 +303,8 @@ export class CommitStore {
     if (this.height !== 0) throw new Error('spillGenesis: the store already has blocks');
     if (this.committing || this.prepared !== undefined) throw new Error('spillGenesis: a block is being committed');
     const sorted = sortChanges(changes);
-    const spill = this.spill ?? new SpilledState(this.db);
-    // array batches: their native memory is freed when written (a chained batch's only when collected)
-    let ops: BatchOp[] = [];
-    let bytes = 0;
-    for (const c of sorted) {
-      const k = stateKey(c.key);
-      if (c.value === undefined) {
-        ops.push({ type: 'del', key: k });
-        this.spillDeleted.add(this.trees.route(c.key).store);
-      } else ops.push({ type: 'put', key: k, value: c.value });
-      bytes += k.length + (c.value?.length ?? 0) + 16;
-      if (bytes >= SPILL_BATCH_BYTES) {
-        await this.db.batch(ops);
-        ops = [];
-        bytes = 0;
-      }
-    }
-    if (ops.length > 0) await this.db.batch(ops);
+    const spill = this.spill ?? new SpilledState(spillDir(this.dir));
+    for (const c of sorted) if (c.value === undefined) this.spillDeleted.add(this.trees.route(c.key).store);
     spill.addRun(sorted);
     this.spill = spill;
     this.live.reset(spill);
@@ -351,12 +365,10 @@ export class CommitStore {
         }
         // from here the flat copy on disk may show the block before it is published: reads use the trees (or, over
         // a state InitChain moved to disk, the values the block's keys had)
-        this.spill?.keepBefore(sorted);
         this.live.beginWrite();
         await batch.write({ sync: true });
       } catch (e) {
         this.live.abortWrite();
-        this.spill?.forgetBefore();
         this.trees.discardStaged();
         await this.trees.collectGarbage().catch(() => undefined);
         throw e;
@@ -368,6 +380,7 @@ export class CommitStore {
       for (const v of this.pinned) v.preserve(sorted);
       this.trees.commitStaged();
       this.live.publish(sorted, this.trees.viewAt(height));
+      this.spill?.close();
       this.spill = undefined;
       this.spillDeleted.clear();
       this.height = height;
@@ -609,18 +622,9 @@ function sameChanges(a: readonly Change[], b: readonly Change[]): boolean {
 /** Bytes of flat-state writes per LevelDB batch when InitChain moves its state to disk. */
 const SPILL_BATCH_BYTES = 16 << 20;
 
-/** The flat copy of the state (NS_STATE), in key order, as state keys and values. */
-async function* flatEntries(db: DB): AsyncGenerator<readonly [Bytes, Bytes][]> {
-  const it = db.iterator({ gte: Uint8Array.of(NS_STATE), lt: Uint8Array.of(NS_STATE + 1) });
-  try {
-    for (;;) {
-      const entries = await it.nextv(1000);
-      if (entries.length === 0) return;
-      yield entries.map(([k, v]): [Bytes, Bytes] => [k.subarray(1), v]);
-    }
-  } finally {
-    await it.close();
-  }
+/** Where InitChain's moved state goes (spillGenesis): a folder in the database's. */
+function spillDir(dir: string): string {
+  return join(dir, 'genesis-spill');
 }
 
 /** The state before the first block. */

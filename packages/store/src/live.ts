@@ -88,7 +88,7 @@ export class LiveState implements KVStore {
   private writing = false;
   private hits = 0;
   private misses = 0;
-  /** the state InitChain moved to disk (until the first block): it knows which keys exist, without a disk read */
+  /** the state InitChain moved out of memory (until the first block): reads go there, not to the flat copy */
   private spilled: SpilledState | undefined;
 
   constructor(
@@ -115,7 +115,8 @@ export class LiveState implements KVStore {
     const bytes = key ?? fromKey(k);
     let v: Bytes | undefined;
     if (this.writing) v = this.view.get(bytes);
-    else if (this.spilled === undefined || this.spilled.lookup(bytes) === WRITTEN) v = this.db.getSync(stateKey(bytes));
+    else if (this.spilled !== undefined) v = this.spilled.get(bytes);
+    else v = this.db.getSync(stateKey(bytes));
     this.cache.put(k, v ?? null);
     return v;
   }

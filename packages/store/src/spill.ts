@@ -1,20 +1,18 @@
 /**
- * The state a large InitChain moved to disk before the first block (see `CommitStore.spillGenesis`): the values are
- * in the flat copy (NS_STATE), and this view reads them there (`getSync`). LevelDB has no synchronous iteration, so
- * the keys of each move are kept in memory as one sorted run (packed bytes, ~the key sizes, with whether each was
- * written or deleted and a hash index), and iteration merges the runs and reads each value (a key written by one
- * move and deleted by a later one has none and is skipped). The runs also tell which keys exist without a disk read
- * (`lookup`): the current state reads a value only for a key that was written.
- *
- * While the first block is being written, the flat copy may already show it: `keepBefore` records the values the
- * block's keys had, and reads of those keys answer them until the view is dropped.
+ * The state a large InitChain moved out of memory before the first block (see `CommitStore.spillGenesis`). Each move
+ * is a sorted run: its keys in memory (packed bytes, ~the key sizes, with whether each was written or deleted), its
+ * values appended to a file of its own (sequential writes; no LevelDB, whose compactions of overlapping runs would
+ * compete with everything else for the cores). One hash index over all moved keys gives each key's last move, so a
+ * point read is an index probe and, for a written key, one `readSync` of its value (from the page cache). Iteration
+ * merges the runs' keys and reads each value (a key written by one move and deleted by a later one is skipped).
+ * `merged()` gives the whole moved state in key order, each run's file read sequentially (the first block builds the
+ * trees and writes the flat copy from it). Nothing here reads or writes the flat copy, so the view stays the state
+ * before the first block while that block is written.
  */
-import type { ClassicLevel } from 'classic-level';
-import { compareBytes, toKey } from './keys.js';
-import { stateKey } from './layout.js';
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { compareBytes } from './keys.js';
 import type { Bytes, Change, KVStore } from './types.js';
-
-type DB = ClassicLevel<Bytes, Bytes>;
 
 /**
  * Sorted keys packed into one buffer: key i is bytes[offs[i], offs[i + 1]), written (1) or deleted (0) by put[i].
@@ -26,6 +24,9 @@ interface Run {
   readonly put: Uint8Array;
   readonly n: number;
   readonly base: number;
+  /** the value of key i is bytes [vals[i], vals[i + 1]) of the run's file (empty for a delete) */
+  readonly vals: Float64Array;
+  readonly fd: number;
 }
 
 /**
@@ -93,6 +94,22 @@ function hashOf(key: Bytes): number {
   return h ^ (h >>> 13);
 }
 
+/** compareBytes(key i of a, key j of b). */
+function compareRuns(a: Run, i: number, b: Run, j: number): number {
+  const x = a.bytes;
+  const y = b.bytes;
+  const xs = a.offs[i]!;
+  const xl = a.offs[i + 1]! - xs;
+  const ys = b.offs[j]!;
+  const yl = b.offs[j + 1]! - ys;
+  const n = xl < yl ? xl : yl;
+  for (let k = 0; k < n; k++) {
+    const d = x[xs + k]! - y[ys + k]!;
+    if (d !== 0) return d;
+  }
+  return xl - yl;
+}
+
 /** Whether key i of r equals `key`. */
 function equalAt(r: Run, i: number, key: Bytes): boolean {
   const start = r.offs[i]!;
@@ -138,12 +155,25 @@ function lowerBound(r: Run, key: Bytes, after: boolean): number {
 
 export class SpilledState implements KVStore {
   private readonly runs: Run[] = [];
+  private closed = false;
   private readonly index = new KeyIndex((ordinal) => this.at(ordinal));
-  private before: Map<string, Bytes | null> | undefined;
+
   /** entries moved (puts and deletes, over all moves) */
   moved = 0;
 
-  constructor(private readonly db: DB) {}
+  /** `dir`: where the runs' value files go (created; removed by `close`) */
+  constructor(private readonly dir: string) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+  }
+
+  /** Closes and removes the runs' files. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const r of this.runs) closeSync(r.fd);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
 
   /** Records the keys of one move (sorted ascending, unique). */
   addRun(changes: readonly Change[]): void {
@@ -154,17 +184,43 @@ export class SpilledState implements KVStore {
     const bytes = new Uint8Array(size);
     const offs = new Uint32Array(n + 1);
     const put = new Uint8Array(n);
-    const run: Run = { bytes, offs, put, n, base: this.moved };
+    const vals = new Float64Array(n + 1);
+    const fd = openSync(join(this.dir, `run-${this.runs.length}`), 'w+');
+    const run: Run = { bytes, offs, put, n, base: this.moved, vals, fd };
+    // pushed first: the index may compare a key with one of this run added before it
     this.runs.push(run);
+    // values are written in blocks of ~1 MB
+    let block = Buffer.allocUnsafe(1 << 20);
+    let used = 0;
+    let filePos = 0;
+    const flush = (): void => {
+      let done = 0;
+      while (done < used) done += writeSync(fd, block, done, used - done, filePos + done);
+      filePos += used;
+      used = 0;
+    };
     let off = 0;
+    let valPos = 0;
     for (let i = 0; i < n; i++) {
       const c = changes[i]!;
       bytes.set(c.key, off);
       off += c.key.length;
       offs[i + 1] = off;
-      put[i] = c.value === undefined ? 0 : 1;
+      const v = c.value;
+      put[i] = v === undefined ? 0 : 1;
+      if (v !== undefined) {
+        if (used + v.length > block.length) {
+          flush();
+          if (v.length > block.length) block = Buffer.allocUnsafe(v.length);
+        }
+        block.set(v, used);
+        used += v.length;
+        valPos += v.length;
+      }
+      vals[i + 1] = valPos;
       this.index.set(c.key, hashOf(c.key), run.base + i);
     }
+    flush();
     this.moved += n;
   }
 
@@ -190,25 +246,82 @@ export class SpilledState implements KVStore {
     return { run, i: g - run.base };
   }
 
-  /** The first block is about to be written: its keys keep answering their values before it. */
-  keepBefore(changes: readonly Change[]): void {
-    const m = new Map<string, Bytes | null>();
-    for (const c of changes) m.set(toKey(c.key), this.db.getSync(stateKey(c.key)) ?? null);
-    this.before = m;
-  }
-
-  /** The first block was not written after all: reads go to the flat copy again. */
-  forgetBefore(): void {
-    this.before = undefined;
+  /** The value of key i of run r (read from its file). */
+  private valueAt(r: Run, i: number): Bytes {
+    const a = r.vals[i]!;
+    const len = r.vals[i + 1]! - a;
+    const out = new Uint8Array(len);
+    let done = 0;
+    while (done < len) {
+      const got = readSync(r.fd, out, done, len - done, a + done);
+      if (got === 0) throw new Error('moved genesis state: a value file is shorter than its index');
+      done += got;
+    }
+    return out;
   }
 
   get(key: Bytes): Bytes | undefined {
-    const b = this.before;
-    if (b !== undefined) {
-      const v = b.get(toKey(key));
-      if (v !== undefined) return v ?? undefined;
+    const g = this.index.get(key, hashOf(key));
+    if (g < 0) return undefined;
+    const { run, i } = this.at(g);
+    return run.put[i] === 1 ? this.valueAt(run, i) : undefined;
+  }
+
+  /**
+   * The whole moved state in key order (the last move of each key; deleted keys left out), in chunks; each run's
+   * file is read sequentially, in blocks.
+   */
+  *merged(chunk = 1000): Generator<[Bytes, Bytes][]> {
+    const runs = this.runs;
+    const pos = new Array<number>(runs.length).fill(0);
+    // per run: a block of its file and the file position it starts at
+    const blocks = runs.map(() => ({ buf: new Uint8Array(0), at: 0 }));
+    const value = (ri: number, i: number): Bytes => {
+      const r = runs[ri]!;
+      const a = r.vals[i]!;
+      const b = r.vals[i + 1]!;
+      const blk = blocks[ri]!;
+      if (a < blk.at || b > blk.at + blk.buf.length) {
+        const size = Math.max(1 << 20, b - a);
+        const buf = new Uint8Array(size);
+        let got = 0;
+        for (;;) {
+          const k = readSync(r.fd, buf, got, size - got, a + got);
+          if (k === 0) break;
+          got += k;
+          if (got >= b - a) break;
+        }
+        blk.buf = buf.subarray(0, got);
+        blk.at = a;
+      }
+      return blk.buf.slice(a - blk.at, b - blk.at);
+    };
+    let out: [Bytes, Bytes][] = [];
+    for (;;) {
+      let best = -1;
+      for (let ri = 0; ri < runs.length; ri++) {
+        if (pos[ri]! >= runs[ri]!.n) continue;
+        // ties: the newest run's entry wins (a later move of the same key)
+        if (best < 0 || compareRuns(runs[ri]!, pos[ri]!, runs[best]!, pos[best]!) <= 0) best = ri;
+      }
+      if (best < 0) break;
+      const r = runs[best]!;
+      const i = pos[best]!;
+      const key = keyAt(r, i).slice();
+      // skip the same key in the other runs (older moves)
+      for (let ri = 0; ri < runs.length; ri++) {
+        if (ri !== best && pos[ri]! < runs[ri]!.n && compareAt(runs[ri]!, pos[ri]!, key) === 0) pos[ri] = pos[ri]! + 1;
+      }
+      pos[best] = i + 1;
+      if (r.put[i] === 1) {
+        out.push([key, value(best, i)]);
+        if (out.length >= chunk) {
+          yield out;
+          out = [];
+        }
+      }
     }
-    return this.db.getSync(stateKey(key));
+    if (out.length > 0) yield out;
   }
 
   has(key: Bytes): boolean {
