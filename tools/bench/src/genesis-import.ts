@@ -1,7 +1,7 @@
 /**
  * Micro benchmark of a large genesis import (auth accounts + bank balances), in process, without a node:
  *
- *   node --expose-gc --conditions=source --import tsx tools/bench/src/genesis-import.ts [N] [--no-file] [--no-digest] [--proposed]
+ *   node --expose-gc --conditions=source --import tsx tools/bench/src/genesis-import.ts [N] [--no-file] [--no-digest]
  *
  * 1. decode + InitGenesis: N BaseAccounts and N balances (one coin `achain` 10^24 each), shaped as
  *    `writeGenesisWithAccounts` (vs-simd.ts) writes them, given to the auth and bank modules' `initGenesisStream`
@@ -12,8 +12,7 @@
  * 2. the genesis reader: the same entries written to a genesis file, read back chunk by chunk through
  *    `openGenesisFile` → `appStateSource()` → `sectionParts` / `chunks` (scan + JSON.parse), µs per entry.
  *
- * `--proposed`: the balances through `BankKeeper.balanceWriter` (a copy of bank's `initGenesisStream` loop with
- * the supply written once per chunk) instead of the module's stream. `--expose-gc` makes the heap figures exact;
+ * `--expose-gc` makes the heap figures exact;
  * add `--cpu-prof` (before `--import`) for a profile. The state digest must not change with an optimisation.
  */
 import { mkdtempSync, rmSync, openSync, writeSync, closeSync } from 'node:fs';
@@ -21,8 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { Context, EventManager, InfiniteGasMeter, openGenesisFile, repeatedMessageType, validateCoins } from '@chain/app';
-import type { BlockInfo, Coin, GenesisStream } from '@chain/app';
+import { Context, EventManager, InfiniteGasMeter, openGenesisFile, repeatedMessageType } from '@chain/app';
+import type { BlockInfo, GenesisStream } from '@chain/app';
 import { AccountKeeper, AddressCodec, AuthModule, FEE_COLLECTOR } from '@chain/auth';
 import { BankKeeper, BankModule } from '@chain/bank';
 import { ProtoRegistry } from '@chain/codec';
@@ -34,8 +33,6 @@ const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 200_000);
 const withFile = !args.includes('--no-file');
 const withDigest = !args.includes('--no-digest');
-/** bank balances through `BankKeeper.balanceWriter` (the loop of bank's genesis.ts as proposed), not the module's stream */
-const proposed = args.includes('--proposed');
 const CHUNK = 1000;
 const PREFIX = 'chain';
 const DENOM = 'achain';
@@ -86,7 +83,7 @@ const block: BlockInfo = { height: 1, time: new Date('2026-01-01T00:00:00Z'), ch
 const ctx = new Context(state, block, 'genesis', new InfiniteGasMeter(), new EventManager());
 
 // ---- the entries, as the genesis reader hands them over: one JSON.parse per chunk ----
-console.log(`genesis-import: N=${N}${proposed ? ' (bank through balanceWriter)' : ''} (node ${process.version})`);
+console.log(`genesis-import: N=${N} (node ${process.version})`);
 let t = performance.now();
 const addrs: string[] = new Array(N);
 for (let i = 0; i < N; i++) addrs[i] = toBech32(PREFIX, address(i));
@@ -103,39 +100,6 @@ for (let i = 0; i < N; i += CHUNK) {
   balanceChunksText.push('[' + b.join(',') + ']');
 }
 console.log(`  setup (addresses, texts): ${(performance.now() - t).toFixed(0)} ms`);
-
-/**
- * bank's `initGenesisStream` (modules/bank/src/genesis.ts) with the balances credited through `balanceWriter`:
- * the same checks in the same order, the supply written once per chunk.
- */
-function proposedBankStream(gen: { params: never | undefined; send_enabled: { denom: string; enabled: boolean }[]; supply: unknown[] }): GenesisStream {
-  bk.setParams(ctx, gen.params ?? bk.getParams(ctx));
-  for (const se of gen.send_enabled) bk.setSendEnabled(ctx, se.denom, se.enabled);
-  const seen = new Set<string>();
-  const total = new Map<string, bigint>();
-  return {
-    add(_field, entries) {
-      const w = bk.balanceWriter(ctx);
-      try {
-        for (const b of entries as unknown as readonly { address: string; coins: Coin[] }[]) {
-          if (seen.has(b.address)) throw new Error(`duplicate balance for address ${b.address}`);
-          seen.add(b.address);
-          const addr = bk.ak.addressCodec.decode(b.address);
-          validateCoins(b.coins);
-          w.add(addr, b.coins);
-          if (!bk.ak.hasAccount(ctx, addr)) bk.ak.createAccount(ctx, addr);
-          for (const c of b.coins) total.set(c.denom, (total.get(c.denom) ?? 0n) + BigInt(c.amount));
-        }
-      } finally {
-        // the supply of the entries credited, also when one fails (the state initBalance would have left)
-        w.flush();
-      }
-    },
-    end() {
-      if (gen.supply.length > 0) throw new Error('bench: no supply check');
-    },
-  };
-}
 
 interface Phase {
   parseMs: number;
@@ -188,7 +152,7 @@ report('accounts', pa, gcSince(g), heap1 - heap0);
 // bank
 g = gcStart();
 const bankGen = registry.fromJSON(bankModule.genesisType, { params: null, supply: [], balances: [] }) as never;
-const bankStream = proposed ? proposedBankStream(bankGen) : bankModule.initGenesisStream(ctx, bankGen);
+const bankStream = bankModule.initGenesisStream(ctx, bankGen);
 const pb = run(bankStream, 'balances', bankElem, balanceChunksText);
 bankStream.end();
 await new Promise((r) => setTimeout(r, 10));
