@@ -274,30 +274,39 @@ export class CommitStore {
   private async *genesisEntries(write: boolean): AsyncGenerator<readonly [Bytes, Bytes][]> {
     let ops: BatchOp[] = [];
     let bytes = 0;
-    for (const chunk of this.spill!.merged()) {
-      if (write) {
-        for (const [k, v] of chunk) {
-          ops.push({ type: 'put', key: stateKey(k), value: v });
-          bytes += k.length + v.length + 16;
+    // one batch written while the next is built; array batches: their native memory is freed when written (a
+    // chained batch's only when its JS object is collected)
+    let inFlight: Promise<void> | undefined;
+    try {
+      for (const chunk of this.spill!.merged()) {
+        if (write) {
+          for (const [k, v] of chunk) {
+            ops.push({ type: 'put', key: stateKey(k), value: v });
+            bytes += k.length + v.length + 16;
+          }
+          if (bytes >= SPILL_BATCH_BYTES) {
+            if (inFlight !== undefined) await inFlight;
+            inFlight = this.db.batch(ops);
+            ops = [];
+            bytes = 0;
+          }
         }
-        // array batches: their native memory is freed when written (a chained batch's only when collected)
-        if (bytes >= SPILL_BATCH_BYTES) {
-          await this.db.batch(ops);
-          ops = [];
-          bytes = 0;
-        }
+        yield chunk;
       }
-      yield chunk;
+      if (inFlight !== undefined) await inFlight;
+      inFlight = undefined;
+      if (ops.length > 0) await this.db.batch(ops);
+    } finally {
+      await inFlight?.catch(() => undefined);
     }
-    if (ops.length > 0) await this.db.batch(ops);
   }
 
   /**
-   * Writes InitChain's changes so far to the flat copy on disk (a large genesis: the caller then drops them from
-   * memory): from now until the first block commits, reads of the current state see them there (point reads with
-   * `getSync`, iteration over their keys kept in memory), and the first block builds every tree from the flat copy
-   * and its own changes, writing the trees as it goes. Only before the first block. A restart before that block
-   * commits finds height 0 and clears the flat copy (InitChain runs again).
+   * Moves InitChain's changes so far out of memory (a large genesis: the caller then drops them), as a sorted run on
+   * disk (spill.ts): from now until the first block commits, reads of the current state see them there, and the first
+   * block writes them to the flat copy and builds every tree from them and its own changes, writing the trees as it
+   * goes. Only before the first block. A restart before that block commits finds height 0 and clears everything
+   * (InitChain runs again).
    */
   async spillGenesis(changes: readonly Change[]): Promise<void> {
     if (this.height !== 0) throw new Error('spillGenesis: the store already has blocks');

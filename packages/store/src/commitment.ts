@@ -229,10 +229,7 @@ export class Commitment {
         builds.push(b);
         b.finish();
       }
-      if (records !== null) {
-        await records.flush();
-        await records.close();
-      }
+      if (records !== null) await records.drain();
     } catch (e) {
       await records?.close();
       for (const s of this.stores) s.tree.discardStaged();
@@ -391,16 +388,34 @@ class RecordWriter implements BatchSink {
     this.bytes += key.length;
   }
 
+  /** the batch being written (one at a time: the next one is built meanwhile) */
+  private inFlight: Promise<void> | undefined;
+
+  /** Starts writing the records so far, once the previous write is done. */
   async flush(): Promise<void> {
     if (this.ops.length === 0) return;
     const ops = this.ops;
     this.ops = [];
     this.bytes = 0;
-    await this.db.batch(ops);
+    const prev = this.inFlight;
+    this.inFlight = undefined;
+    if (prev !== undefined) await prev;
+    this.inFlight = this.db.batch(ops);
+  }
+
+  /** Writes everything and waits for it. */
+  async drain(): Promise<void> {
+    await this.flush();
+    const p = this.inFlight;
+    this.inFlight = undefined;
+    if (p !== undefined) await p;
   }
 
   async close(): Promise<void> {
     this.ops = [];
+    const p = this.inFlight;
+    this.inFlight = undefined;
+    await p?.catch(() => undefined);
   }
 }
 
