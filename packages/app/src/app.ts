@@ -57,7 +57,7 @@ export interface AppOptions {
   readonly maxTxBytes?: number;
   /**
    * InitChain (the async one) moves its writes to disk once this many are held in memory (a large genesis; see
-   * `CommitStore.spillGenesis`), between two chunks of a streamed genesis section. Default 250,000.
+   * `CommitStore.spillGenesis`), between two chunks of a streamed genesis section. Default 100,000.
    */
   readonly genesisSpillEntries?: number;
   /**
@@ -121,7 +121,7 @@ export class App implements AbciApplication {
     this.name = opts.name ?? 'chain';
     this.version = opts.version ?? '0.1.0';
     this.maxTxBytes = opts.maxTxBytes ?? 1024 * 1024;
-    this.genesisSpillEntries = opts.genesisSpillEntries ?? 250_000;
+    this.genesisSpillEntries = opts.genesisSpillEntries ?? 100_000;
     this.registry.addProtoDir(TX_PROTO_DIR);
     this.manager = new ModuleManager(opts.config, opts.modules);
     this.router = opts.router ?? createRouter(this.registry);

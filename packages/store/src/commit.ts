@@ -628,8 +628,8 @@ function sameChanges(a: readonly Change[], b: readonly Change[]): boolean {
   return true;
 }
 
-/** Bytes of flat-state writes per LevelDB batch when InitChain moves its state to disk. */
-const SPILL_BATCH_BYTES = 16 << 20;
+/** Bytes of flat-state writes per LevelDB batch of the first block after a moved genesis (small: peak memory). */
+const SPILL_BATCH_BYTES = 2 << 20;
 
 /** Where InitChain's moved state goes (spillGenesis): a folder in the database's. */
 function spillDir(dir: string): string {

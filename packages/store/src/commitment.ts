@@ -364,8 +364,8 @@ export class Commitment {
   }
 }
 
-/** Node records of sorted builds per LevelDB batch. */
-const RECORD_BATCH_BYTES = 16 << 20;
+/** Bytes of node records of sorted builds per LevelDB batch (small: peak memory; one is written while the next fills). */
+const RECORD_BATCH_BYTES = 2 << 20;
 
 /**
  * A sink that collects records for a LevelDB batch the caller writes when it is big enough. The array form of

@@ -296,25 +296,51 @@ export class SpilledState implements KVStore {
       }
       return blk.buf.slice(a - blk.at, b - blk.at);
     };
-    let out: [Bytes, Bytes][] = [];
-    for (;;) {
-      let best = -1;
-      for (let ri = 0; ri < runs.length; ri++) {
-        if (pos[ri]! >= runs[ri]!.n) continue;
-        // ties: the newest run's entry wins (a later move of the same key)
-        if (best < 0 || compareRuns(runs[ri]!, pos[ri]!, runs[best]!, pos[best]!) <= 0) best = ri;
+    // a binary heap of the runs not yet exhausted, by their current key (equal keys: the newest run first)
+    const before = (a: number, b: number): boolean => {
+      const c = compareRuns(runs[a]!, pos[a]!, runs[b]!, pos[b]!);
+      return c < 0 || (c === 0 && a > b);
+    };
+    const heap: number[] = [];
+    const down = (i: number): void => {
+      const n = heap.length;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) return;
+        const r = l + 1;
+        const m = r < n && before(heap[r]!, heap[l]!) ? r : l;
+        if (!before(heap[m]!, heap[i]!)) return;
+        const t = heap[i]!;
+        heap[i] = heap[m]!;
+        heap[m] = t;
+        i = m;
       }
-      if (best < 0) break;
+    };
+    /** moves the top run to its next key (or out of the heap) */
+    const advanceTop = (): void => {
+      const ri = heap[0]!;
+      pos[ri] = pos[ri]! + 1;
+      if (pos[ri]! >= runs[ri]!.n) {
+        heap[0] = heap[heap.length - 1]!;
+        heap.pop();
+      }
+      if (heap.length > 0) down(0);
+    };
+    for (let ri = 0; ri < runs.length; ri++) if (runs[ri]!.n > 0) heap.push(ri);
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+    let out: [Bytes, Bytes][] = [];
+    while (heap.length > 0) {
+      const best = heap[0]!;
       const r = runs[best]!;
       const i = pos[best]!;
       const key = keyAt(r, i).slice();
-      // skip the same key in the other runs (older moves)
-      for (let ri = 0; ri < runs.length; ri++) {
-        if (ri !== best && pos[ri]! < runs[ri]!.n && compareAt(runs[ri]!, pos[ri]!, key) === 0) pos[ri] = pos[ri]! + 1;
-      }
-      pos[best] = i + 1;
-      if (r.put[i] === 1) {
-        out.push([key, value(best, i)]);
+      const written = r.put[i] === 1;
+      const v = written ? value(best, i) : undefined;
+      advanceTop();
+      // the same key in older runs (earlier moves) is skipped
+      while (heap.length > 0 && compareAt(runs[heap[0]!]!, pos[heap[0]!]!, key) === 0) advanceTop();
+      if (v !== undefined) {
+        out.push([key, v]);
         if (out.length >= chunk) {
           yield out;
           out = [];
