@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs, parseSkipUpgradeHeights } from './cli.js';
 import { applyFlags, devDefaults, loadConfig, FLAG_TARGETS } from './config/config.js';
 import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_DENOM, BECH32_PREFIX, DEV_GOV_PERIOD, GOV_MIN_DEPOSIT } from './config/init.js';
-import { VERSION } from './version.js';
+import { RUNS_FROM, VERSION } from './version.js';
 import { LOCALNET_USAGE } from './localnet-usage.js';
 import { DEV_MNEMONIC, fromBech32, toBech32 } from '@chain/crypto';
 import { CLIENT_USAGE } from './cli/commands.js';
@@ -21,7 +21,7 @@ Usage:
                                         the state at the latest height (or N) as a genesis document
                                         (stop the node first); a new home started from it continues
                                         at height N + 1
-  chaind version
+  chaind version [--long]              --long: also whether it runs compiled or from sources, Node.js
 ${CLIENT_USAGE}
 ${LOCALNET_USAGE}
 
@@ -78,7 +78,12 @@ export async function runNodeCommand(argv: readonly string[]): Promise<void> {
       process.stdout.write(USAGE + '\n');
       return;
     case 'version':
-      process.stdout.write(VERSION + '\n');
+      if (args.flags.long === true) {
+        const runs = RUNS_FROM === 'compiled' ? 'compiled (npm run build)' : 'TypeScript sources through tsx (npm run build compiles them)';
+        process.stdout.write(`name: chain\nserver_name: chaind\nversion: ${VERSION}\nruns: ${runs}\nnode: ${process.version}\n`);
+      } else {
+        process.stdout.write(VERSION + '\n');
+      }
       return;
     case 'init': {
       const r = initHome({

@@ -51,7 +51,7 @@ export interface VsSimdOptions {
 }
 
 const TIMEOUT_COMMIT_MS = 1000;
-const CHAIND_MAIN = join(REPO_ROOT, 'apps', 'node', 'src', 'main.ts');
+const CHAIND_BIN = join(REPO_ROOT, 'apps', 'node', 'bin', 'chaind.mjs');
 const SIMD_CHAIN_ID = 'simd-bench-1';
 const SIMD_DENOM = 'stake';
 const SIMD_GAS_PRICE = 0.001; // minimum-gas-prices = 0.001stake
@@ -290,9 +290,9 @@ async function prepareChaind(extra: GenesisAccounts, mempoolSize: number, label:
   const g = writeGenesisWithAccounts(join(home, 'config', 'genesis.json'), {
     prefix: 'chain', accountType: '/chain.auth.v1beta1.BaseAccount', denom: CHAIND_DENOM, balance: '1000000000000000000000000', extra, label,
   });
-  // the flags of e2e's startNode: `chaind dev` from the TS sources with 1 s blocks, on free local ports
+  // the flags of e2e's startNode: `chaind dev` (compiled by ensureChaindBuild) with 1 s blocks, on free local ports
   const args = [
-    '--conditions=source', '--import', 'tsx', CHAIND_MAIN, 'dev', '--home', home,
+    CHAIND_BIN, 'dev', '--home', home,
     '--rpc.laddr', `tcp://127.0.0.1:${ports.rpc}`,
     '--api.address', `tcp://127.0.0.1:${ports.api}`,
     '--consensus.timeout_commit', `${TIMEOUT_COMMIT_MS}ms`,
@@ -663,10 +663,22 @@ function printTable(title: string, rows: Row[]): void {
 
 // ---------------------------------------------------------------------------------------------------------
 
+/**
+ * `npm run build` (tsc -b, incremental): chaind then runs compiled, as a production node does (bin/chaind.mjs
+ * falls back to the TS sources through tsx when a source is newer than the build), as simd runs its Go binary.
+ */
+function ensureChaindBuild(): void {
+  const t = Date.now();
+  const r = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  log(`chaind: npm run build (compiled dist/) in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+}
+
 export async function vsSimdBench(o: VsSimdOptions): Promise<void> {
   const t0 = Date.now();
   let simdBin: string | undefined;
   let nodes = o.nodes;
+  if (nodes.includes('chaind')) ensureChaindBuild();
   if (nodes.includes('simd')) {
     try {
       simdBin = await ensureSimd({ log });

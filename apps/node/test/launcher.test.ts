@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compiledIsCurrent } from '../bin/compiled.mjs';
+
+const BIN = new URL('../bin/chaind.mjs', import.meta.url).pathname;
+const ROOT = new URL('../../..', import.meta.url).pathname;
+
+describe('chaind launcher: compiled when the build is current, else the sources', () => {
+  let root: string;
+  beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'launcher-')); });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const file = (rel: string, at: number): void => {
+    const p = join(root, rel);
+    mkdirSync(join(p, '..'), { recursive: true });
+    writeFileSync(p, 'x');
+    utimesSync(p, at, at);
+  };
+
+  it('is current only when every package with sources has a dist/ and a tsbuildinfo newer than each source', () => {
+    expect(compiledIsCurrent(root)).to.equal(true); // no packages
+    file('packages/a/src/index.ts', 1000);
+    file('packages/a/src/deep/x.ts', 1000);
+    file('modules/m/src/index.ts', 1000);
+    file('apps/node/README.md', 1000); // no src/: not a built package
+    expect(compiledIsCurrent(root)).to.equal(false); // never built
+    for (const p of ['packages/a', 'modules/m']) {
+      file(`${p}/dist/index.js`, 2000);
+      file(`${p}/tsconfig.build.tsbuildinfo`, 2000);
+    }
+    expect(compiledIsCurrent(root)).to.equal(true);
+    file('packages/a/src/deep/x.ts', 3000); // an edit after the build
+    expect(compiledIsCurrent(root)).to.equal(false);
+    file('packages/a/tsconfig.build.tsbuildinfo', 4000); // rebuilt
+    expect(compiledIsCurrent(root)).to.equal(true);
+    rmSync(join(root, 'modules/m/dist'), { recursive: true });
+    expect(compiledIsCurrent(root)).to.equal(false); // an output removed
+  });
+
+  it('`chaind version --long` says how it runs: CHAIND_FROM_SOURCE=1 forces the sources; otherwise the build decides', () => {
+    const run = (env: Record<string, string>): string => {
+      const r = spawnSync(process.execPath, [BIN, 'version', '--long'], { encoding: 'utf8', env: { ...process.env, ...env } });
+      expect(r.status, r.stderr).to.equal(0);
+      return /^runs: (.*)$/m.exec(r.stdout)![1]!;
+    };
+    expect(run({ CHAIND_FROM_SOURCE: '1' })).to.match(/^TypeScript sources/);
+    // (CI's pack test may be building meanwhile: the answer is checked when the build's state held across the run)
+    const before = compiledIsCurrent(ROOT);
+    const runs = run({ CHAIND_FROM_SOURCE: '' });
+    if (compiledIsCurrent(ROOT) === before) expect(runs).to.match(before ? /^compiled/ : /^TypeScript sources/);
+    else expect(runs).to.match(/^(compiled|TypeScript sources)/);
+  });
+});
