@@ -8,7 +8,7 @@
  * every value is checked by `JSON.parse` when it is parsed. A syntax error is reported with the message of
  * `JSON.parse` over the whole text (`onSyntaxError`), so it reads as it did when the document was parsed whole.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 
 /** Random access to the bytes of a document. */
 export interface ByteSource {
@@ -429,19 +429,18 @@ export interface GenesisFile {
 /**
  * Opens a genesis file and reads its top-level fields (`app_state` is located, not parsed). Any syntax error
  * is thrown as `errorOf(JSON.parse's error over the whole file)`, as when the file was parsed whole.
+ *
+ * `headerCache`: a file where the scan's result (the top-level fields, where `app_state` lies) is kept with the
+ * genesis file's identity (size, mtime, ctime, inode, device); while that identity holds, an open reads the
+ * cache instead of scanning the file (a restart of a chain with a 1M-account genesis skips reading ~200 MB).
  */
-export function openGenesisFile(path: string, errorOf: (e: Error) => Error = (e) => e, window?: number): GenesisFile {
+export function openGenesisFile(path: string, errorOf: (e: Error) => Error = (e) => e, window?: number, headerCache?: string): GenesisFile {
   const src = fileSource(path);
   const scanner = new JsonScanner(src, window);
-  // the message JSON.parse gives for the whole text (only on a syntax error: this reads the file whole)
-  const syntaxError = (e: Error): Error => {
-    try {
-      JSON.parse(readFileSync(path, 'utf8'));
-    } catch (full) {
-      return errorOf(full as Error);
-    }
-    return errorOf(e);
-  };
+  const identity = headerCache === undefined ? undefined : fileIdentity(path);
+  const cached = identity === undefined ? undefined : readHeaderCache(headerCache!, identity);
+  if (cached !== undefined) return genesisFileOf(scanner, src, cached.header, cached.app ?? undefined, errorOf, path);
+  const syntaxError = wholeFileSyntaxError(path, errorOf);
   let header: Record<string, unknown>;
   let appRange: ByteRange | undefined;
   try {
@@ -468,7 +467,24 @@ export function openGenesisFile(path: string, errorOf: (e: Error) => Error = (e)
     if (e instanceof JsonScanError || e instanceof SyntaxError) throw syntaxError(e);
     throw e;
   }
-  const range = appRange;
+  if (identity !== undefined) writeHeaderCache(headerCache!, { ...identity, header, app: appRange ?? null });
+  return genesisFileOf(scanner, src, header, appRange, errorOf, path);
+}
+
+/** the message JSON.parse gives for the whole text (only on a syntax error: this reads the file whole) */
+function wholeFileSyntaxError(path: string, errorOf: (e: Error) => Error): (e: Error) => Error {
+  return (e) => {
+    try {
+      JSON.parse(readFileSync(path, 'utf8'));
+    } catch (full) {
+      return errorOf(full as Error);
+    }
+    return errorOf(e);
+  };
+}
+
+function genesisFileOf(scanner: JsonScanner, src: ByteSource, header: Record<string, unknown>, range: ByteRange | undefined, errorOf: (e: Error) => Error, path: string): GenesisFile {
+  const syntaxError = wholeFileSyntaxError(path, errorOf);
   return {
     header,
     hasAppState: range !== undefined,
@@ -476,6 +492,51 @@ export function openGenesisFile(path: string, errorOf: (e: Error) => Error = (e)
     appStateSource: () => (range === undefined ? objectAppState({}) : new JsonAppState(scanner, range, syntaxError)),
     close: () => src.close?.(),
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// the header cache: what a scan of an unchanged file would find, so a restart skips reading it whole
+
+/** What identifies one version of a file: any write or replacement changes its ctime (and usually more). */
+interface FileIdentity {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly ino: number;
+  readonly dev: number;
+}
+
+interface HeaderCache extends FileIdentity {
+  readonly v: 1;
+  readonly header: Record<string, unknown>;
+  readonly app: ByteRange | null;
+}
+
+function fileIdentity(path: string): FileIdentity {
+  const st = statSync(path);
+  return { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino, dev: st.dev };
+}
+
+function readHeaderCache(file: string, id: FileIdentity): HeaderCache | undefined {
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as HeaderCache;
+    const same = c.v === 1 && c.size === id.size && c.mtimeMs === id.mtimeMs && c.ctimeMs === id.ctimeMs && c.ino === id.ino && c.dev === id.dev;
+    const rangeOk = c.app === null || (Number.isInteger(c.app?.start) && Number.isInteger(c.app?.end) && c.app.start < c.app.end && c.app.end <= id.size);
+    return same && rangeOk && typeof c.header === 'object' && c.header !== null ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** best effort: a cache that cannot be written is only a slower next start */
+function writeHeaderCache(file: string, c: Omit<HeaderCache, 'v'>): void {
+  try {
+    const tmp = `${file}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ v: 1, ...c }));
+    renameSync(tmp, file);
+  } catch {
+    /* e.g. a read-only home */
+  }
 }
 
 /** The `app_state` source of CometBFT's InitChain `app_state_bytes` (an empty one when there are none). */

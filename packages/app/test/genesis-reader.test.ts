@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JsonAppState, JsonScanner, appStateOfBytes, bytesSource, objectAppState, openGenesisFile } from '../src/index.js';
@@ -95,6 +95,42 @@ describe('genesis reader: app_state section by section, large fields in chunks',
       expect(none.hasAppState).to.equal(false);
       expect(none.appStateSource().modules).to.deep.equal([]);
       none.close();
+    });
+
+    it('a header cache is used while the file is unchanged, and only then', () => {
+      const doc = { genesis_time: '2026-01-01T00:00:00Z', chain_id: 'c-1', app_state: appState, initial_height: '5' };
+      const p = file('cached.json', JSON.stringify(doc, null, 2));
+      const cache = join(dir, 'header-cache.json');
+      rmSync(cache, { force: true });
+      const first = openGenesisFile(p, undefined, undefined, cache);
+      const want = readAll(first.appStateSource(), large);
+      first.close();
+      const written = JSON.parse(readFileSync(cache, 'utf8'));
+      expect(written.header).to.deep.equal({ genesis_time: '2026-01-01T00:00:00Z', chain_id: 'c-1', initial_height: '5' });
+      // a marker in the cache shows the next open reads the cache, not the file; app_state is found from it
+      writeFileSync(cache, JSON.stringify({ ...written, header: { ...written.header, chain_id: 'from-cache' } }));
+      const second = openGenesisFile(p, undefined, undefined, cache);
+      expect(second.header['chain_id']).to.equal('from-cache');
+      expect(second.appState()).to.deep.equal(appState);
+      expect(readAll(second.appStateSource(), large)).to.deep.equal(want);
+      second.close();
+      // the file rewritten (same bytes: its mtime and ctime change): scanned again, the cache replaced
+      writeFileSync(p, JSON.stringify(doc, null, 2));
+      const third = openGenesisFile(p, undefined, undefined, cache);
+      expect(third.header['chain_id']).to.equal('c-1');
+      third.close();
+      expect(JSON.parse(readFileSync(cache, 'utf8')).header.chain_id).to.equal('c-1');
+      // a cache whose app_state range does not fit the file, or that is not JSON, is ignored
+      for (const bad of [JSON.stringify({ ...written, app: { start: 0, end: 1e12 }, header: { chain_id: 'bad' } }), '{not json']) {
+        writeFileSync(cache, bad);
+        const g = openGenesisFile(p, undefined, undefined, cache);
+        expect(g.header['chain_id']).to.equal('c-1');
+        g.close();
+      }
+      // an unwritable cache place only costs the scan
+      const g = openGenesisFile(p, undefined, undefined, join(dir, 'no-such-dir', 'cache.json'));
+      expect(g.header['chain_id']).to.equal('c-1');
+      g.close();
     });
 
     it('a syntax error anywhere is reported with the message JSON.parse gives for the whole file', () => {

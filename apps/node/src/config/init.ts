@@ -263,7 +263,8 @@ export function openGenesis(home: string): OpenGenesis {
   const wrap = (e: Error): Error => new Error(`cannot read ${p}: ${e.message}`);
   let f: GenesisFile;
   try {
-    f = openGenesisFile(p, wrap);
+    // the scan's result is kept in data/ while the file is unchanged: a restart does not read it whole
+    f = openGenesisFile(p, wrap, undefined, join(home, 'data', 'genesis-header.json'));
   } catch (e) {
     throw (e as Error).message.startsWith(`cannot read ${p}: `) ? e : wrap(e as Error);
   }
