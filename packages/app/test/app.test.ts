@@ -52,6 +52,16 @@ describe('app: App lifecycle', () => {
     expect(String(await t.app.replayBlock({ height: 100, time: T0, proposer: new Uint8Array(20), txs: [] }).catch((e: unknown) => e))).to.contain('cannot be replayed (101..101)');
   });
 
+  it('commits a block whose listeners write more ops than a call takes arguments (an indexer of a 20,000-tx block)', async () => {
+    await t.init();
+    const n = 300_000;
+    const key = (i: number): Uint8Array => utf8(`x/extra/${i}`);
+    t.app.addCommitListener(() => Array.from({ length: n }, (_, i) => ({ type: 'put' as const, key: key(i), value: utf8(String(i)) })));
+    await t.block([t.tx([set('a', '1')])]);
+    expect(t.app.lastHeight).to.equal(2);
+    expect(t.get('a')).to.equal('1');
+  });
+
   it('rejects finalizeBlock at a wrong height and commit without a finalized block', async () => {
     await t.init();
     for (const height of [1, 3, 0]) {

@@ -275,7 +275,7 @@ export async function logsInRange(b: Backend, lo: number, hi: number, criteria: 
   for (let h = lo; h <= hi; h++) {
     const block = await b.blockByHeight(h);
     if (!block || block.txs.length === 0) continue;
-    out.push(...blockLogs(block, criteria));
+    for (const log of blockLogs(block, criteria)) out.push(log); // (a spread of a big block's logs can overflow the stack)
     if (out.length > logsCap) throw ServerError(`query returned more than ${logsCap} results`);
   }
   return out;
