@@ -55,13 +55,21 @@ export function isEthereumTx(tx: AnteTx): boolean {
  * `cosmosAnte`, except that a MsgEthereumTx outside an Ethereum tx is rejected (it would run unverified).
  */
 export function routeAnte(ethAnte: AnteHandler, cosmosAnte: AnteHandler): AnteHandler {
-  return (ctx, tx, simulate) => {
+  const handler: AnteHandler = (ctx, tx, simulate) => {
     if (isEthereumTx(tx)) return ethAnte(ctx, tx, simulate);
     if (tx.msgs.some((m) => m.name === MSG_ETHEREUM_TX)) {
       throw EvmErrors.InvalidWrapper.wrap(`${MSG_ETHEREUM_TX} must be sent in a tx with the ${EXTENSION_OPTION_ETH_TX_URL} extension option`);
     }
     return cosmosAnte(ctx, tx, simulate);
   };
+  // the routed handler's precheck (signatures checked on worker threads before CheckTx), where it has one
+  if (ethAnte.precheck !== undefined || cosmosAnte.precheck !== undefined) {
+    handler.precheck = async (ctx, tx) => {
+      const pre = isEthereumTx(tx) ? ethAnte.precheck : cosmosAnte.precheck;
+      if (pre !== undefined) await pre(ctx, tx);
+    };
+  }
+  return handler;
 }
 
 /** Stateless checks of the Cosmos wrapper; returns the decoded Ethereum txs. */

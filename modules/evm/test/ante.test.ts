@@ -1,7 +1,8 @@
 /** The evm ante handler in CheckTx: every rejection with its code, routing, and the keeper contracts. */
 import { expect } from 'chai';
 import { Context } from '@chain/app';
-import type { ExecTxResult } from '@chain/app';
+import type { AnteHandler, ExecTxResult } from '@chain/app';
+import type { DecodedTx } from '@chain/tx';
 import type { AccountKeeper } from '@chain/auth';
 import type { BankKeeper } from '@chain/bank';
 import type { AnyMsg } from '@chain/codec';
@@ -11,7 +12,7 @@ import { branch } from '@chain/store';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createLegacyTx } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import { EXTENSION_OPTION_ETH_TX, MSG_ETHEREUM_TX } from '../src/index.js';
+import { EXTENSION_OPTION_ETH_TX, EXTENSION_OPTION_ETH_TX_URL, MSG_ETHEREUM_TX, routeAnte } from '../src/index.js';
 import type { EvmAccountKeeper, EvmBankKeeper } from '../src/index.js';
 import { CHAIN_ID, DENOM, ETHER, EvmTestChain, GWEI, ethKey, signEthTx } from './helpers.js';
 import type { EthKey } from './helpers.js';
@@ -162,5 +163,34 @@ describe('evm ante handler', () => {
     expectError(res.txResults[1]!, 'evm', 5);
     expect(chain.nonce(alice.addr)).to.equal(1n);
     expect(bytesToHex(bob.addr)).to.equal(bob.hex.toLowerCase());
+  });
+});
+
+describe('evm: routeAnte keeps the routed handlers\' precheck', () => {
+  // minimal decoded txs: routing looks at the extension options and the message names only
+  const cosmosTx = { body: { extension_options: [] }, msgs: [] } as unknown as DecodedTx;
+  const ethTx = { body: { extension_options: [{ type_url: EXTENSION_OPTION_ETH_TX_URL, value: new Uint8Array() }] }, msgs: [] } as unknown as DecodedTx;
+  const ctx = {} as Context;
+
+  it('a Cosmos tx is prechecked by the Cosmos handler, an Ethereum tx by the Ethereum one', async () => {
+    const seen: string[] = [];
+    const handler = (name: string, precheck: boolean): AnteHandler => {
+      const h: AnteHandler = () => { seen.push(`${name} ante`); };
+      if (precheck) h.precheck = async () => { seen.push(`${name} precheck`); };
+      return h;
+    };
+    const routed = routeAnte(handler('eth', true), handler('cosmos', true));
+    expect(routed.precheck, 'the node checks signatures ahead only through this').to.be.a('function');
+    await routed.precheck!(ctx, cosmosTx);
+    await routed.precheck!(ctx, ethTx);
+    await routed(ctx, cosmosTx, false);
+    expect(seen).to.deep.equal(['cosmos precheck', 'eth precheck', 'cosmos ante']);
+    // one side without a precheck: nothing runs for its txs
+    seen.length = 0;
+    const half = routeAnte(handler('eth', false), handler('cosmos', true));
+    await half.precheck!(ctx, ethTx);
+    await half.precheck!(ctx, cosmosTx);
+    expect(seen).to.deep.equal(['cosmos precheck']);
+    expect(routeAnte(handler('eth', false), handler('cosmos', false)).precheck).to.equal(undefined);
   });
 });
