@@ -101,6 +101,8 @@ export class App implements AbciApplication {
   private readonly maxTxBytes: number;
   private readonly genesisSpillEntries: number;
   private readonly commitListeners: CommitListener[] = [];
+  /** txs decoded by precheckTx, for the CheckTx of the same bytes (taken once; never used by a block) */
+  private readonly decodedAhead = new WeakMap<Uint8Array, DecodedTx>();
 
   private checkState: CacheKVStore;
   /** InitChain's writes, committed with the first block */
@@ -276,6 +278,8 @@ export class App implements AbciApplication {
     if (pre === undefined || raw.length > this.maxTxBytes) return;
     try {
       const tx = decodeTx(this.registry, raw);
+      // the CheckTx that follows (same bytes object) takes this decoding instead of decoding again
+      this.decodedAhead.set(raw, tx);
       const ctx = new Context(branch(this.checkState), this.lastBlock, 'check', new InfiniteGasMeter(), new EventManager(), this.minGasPrices);
       await pre(ctx, tx);
     } catch {
@@ -523,7 +527,9 @@ export class App implements AbciApplication {
   private async runTx(mode: ExecMode, raw: Uint8Array, state: KVStore, block: BlockInfo = this.lastBlock): Promise<ExecTxResult & { tx?: DecodedTx }> {
     let tx: DecodedTx;
     try {
-      tx = decodeTx(this.registry, raw);
+      const ahead = mode === 'check' ? this.decodedAhead.get(raw) : undefined;
+      if (ahead !== undefined) this.decodedAhead.delete(raw);
+      tx = ahead ?? decodeTx(this.registry, raw);
       this.validateBasic(tx);
     } catch (e) {
       return this.errorResult(e, 0, 0);
