@@ -58,10 +58,38 @@ function hashKey(hash: Uint8Array): Uint8Array {
   return k;
 }
 
+/** The latest blocks kept decoded (the RPC's hot path): at most this many ... */
+const RECENT_BLOCKS = 64;
+/** ... and while they hold more than this many txs in all, only the newest (a 20,000-tx block's results are ~100 MB decoded). */
+const RECENT_TXS = 4096;
+
+/** A small cache of the latest heights, bounded by count and by the txs it holds (the newest is always kept). */
+class RecentCache<T> {
+  private readonly m = new Map<number, { v: T; txs: number }>();
+  private txs = 0;
+  get(h: number): T | undefined {
+    return this.m.get(h)?.v;
+  }
+  set(h: number, v: T, txs: number): void {
+    const old = this.m.get(h);
+    if (old) { this.txs -= old.txs; this.m.delete(h); }
+    this.m.set(h, { v, txs });
+    this.txs += txs;
+    while (this.m.size > RECENT_BLOCKS || (this.txs > RECENT_TXS && this.m.size > 1)) {
+      const [k, e] = this.m.entries().next().value!;
+      this.m.delete(k);
+      this.txs -= e.txs;
+    }
+  }
+  get size(): number {
+    return this.m.size;
+  }
+}
+
 export class BlockStore {
-  /** small cache of the latest blocks, the RPC's hot path */
-  private readonly recent = new Map<number, StoredBlock>();
-  private readonly recentResults = new Map<number, StoredResults>();
+  /** the latest blocks and their results, decoded */
+  private readonly recent = new RecentCache<StoredBlock>();
+  private readonly recentResults = new RecentCache<StoredResults>();
 
   constructor(private readonly db: BlockDB) {}
 
@@ -102,13 +130,13 @@ export class BlockStore {
   /** Caches a block after its batch committed (the RPC's hot path reads the latest blocks). */
   committed(stored: StoredBlock, results: StoredResults): void {
     const h = stored.block.header.height;
-    this.remember(this.recent, h, stored);
-    this.remember(this.recentResults, h, results);
+    this.recent.set(h, stored, stored.block.data.txs.length);
+    this.recentResults.set(h, results, results.txResults.length);
   }
 
-  private remember<T>(m: Map<number, T>, h: number, v: T): void {
-    m.set(h, v);
-    if (m.size > 64) m.delete(m.keys().next().value!);
+  /** heights cached decoded (blocks, results), for tests */
+  get cachedHeights(): { blocks: number; results: number } {
+    return { blocks: this.recent.size, results: this.recentResults.size };
   }
 
   async block(height: number): Promise<StoredBlock | undefined> {
