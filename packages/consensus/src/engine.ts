@@ -127,6 +127,8 @@ export class Engine {
   private readonly log: EngineLogger;
   private readonly lock = new Mutex();
   private timeoutCommitMs: number;
+  /** when the block being produced was decided (timeout_commit runs from there) */
+  private decidedAt: number | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private producing: Promise<void> | undefined;
@@ -288,7 +290,11 @@ export class Engine {
         else this.log.error('block production failed', { err: (e as Error).stack ?? String(e) });
       }).finally(() => {
         this.producing = undefined;
-        this.schedule(this.timeoutCommitMs);
+        // CometBFT counts timeout_commit from the moment a block is decided (its precommits), before it is
+        // executed: the next height starts timeout_commit after that, or at once when execution took longer
+        const decided = this.decidedAt;
+        this.decidedAt = undefined;
+        this.schedule(decided === undefined ? this.timeoutCommitMs : Math.max(0, decided + this.timeoutCommitMs - Date.now()));
       });
     }, ms);
   }
@@ -452,6 +458,7 @@ export class Engine {
     if (verdict.status !== 'ACCEPT') throw new Error(`the app rejected the proposal of height ${height}`);
     // decide the block (CometBFT order: the block is committed by votes, then executed)
     const commit = this.commitOf(this.runRound(height, id, time));
+    this.decidedAt = Date.now();
     const resp = await this.app.finalizeBlock({
       txs, decidedLastCommit: lastCommitInfo, misbehavior: [], hash: id.hash, height, time, nextValidatorsHash, proposerAddress: this.validatorAddr,
     });

@@ -288,3 +288,28 @@ describe('Engine with a genesis initial_height (a chain started from an exported
     }
   });
 });
+
+describe('Engine: timeout_commit runs from the decision, as CometBFT\'s', function () {
+  this.timeout(30_000);
+
+  it('a block that takes as long as timeout_commit to execute does not double the interval', async () => {
+    const node = await TestNode.create({ timeoutCommitMs: 400 });
+    try {
+      // execution as long as the timeout: block intervals stay ~400 ms (they were 400 + 400)
+      const finalize = node.app.finalizeBlock.bind(node.app);
+      node.app.finalizeBlock = async (req) => { await sleep(400); return finalize(req); };
+      await node.engine.start();
+      await node.waitForHeight(6);
+      const times: number[] = [];
+      for (let h = 2; h <= 6; h++) {
+        const b = await node.engine.blocks.block(h);
+        times.push(Number(b!.block.header.time.seconds) * 1000 + Math.floor(b!.block.header.time.nanos / 1e6));
+      }
+      const intervals = times.slice(1).map((t, i) => t - times[i]!);
+      const mean = intervals.reduce((a, b) => a + b, 0) / intervals.length;
+      expect(mean, `intervals ${intervals.join(', ')} ms`).to.be.within(390, 650);
+    } finally {
+      await node.close();
+    }
+  });
+});
