@@ -1,13 +1,20 @@
 /**
  * A load-generator process of the side-by-side bench (`vs-simd.ts` forks several): it gets its share of the work
  * over IPC, waits for `go`, runs it and reports back with its own CPU time, so the report can show that the
- * generator was not the bottleneck. No project imports: only fetch (undici, keep-alive connections).
+ * generator was not the bottleneck. No project imports: only `ws` and fetch (undici, keep-alive connections).
  *
  * - `broadcast`: lanes of pre-signed txs (base64); each lane is one connection sending its txs in order with
  *   `broadcast_tx_sync` (a lane owns whole accounts, so each account's sequence numbers arrive in order).
+ *   `transport: 'ws'` (default): each lane is one websocket to the RPC's `/websocket` with up to `window` requests
+ *   in flight, written as pre-built JSON-RPC frames. CometBFT and chaind both run a connection's requests one
+ *   after another, in the order received, so the order holds without waiting for each answer, and the
+ *   generator's cost per tx is a frame write and a small parse (it saturates a node from one core).
+ *   `transport: 'http'`: one keep-alive HTTP request per tx (fetch), each waiting for its answer.
  * - `query`: `clients` concurrent clients GET `url` until `count` requests are done; returns every latency.
  */
-interface BroadcastJob { kind: 'broadcast'; rpcUrl: string; lanes: string[][] }
+import WebSocket from 'ws';
+
+interface BroadcastJob { kind: 'broadcast'; rpcUrl: string; lanes: string[][]; transport?: 'ws' | 'http'; window?: number }
 interface QueryJob { kind: 'query'; url: string; count: number; clients: number }
 type Job = BroadcastJob | QueryJob;
 
@@ -16,7 +23,47 @@ export interface QueryResult { kind: 'query'; latencies: number[]; failed: numbe
 
 let job: Job | undefined;
 
+/** One websocket per lane, up to `window` requests in flight on each. */
+async function broadcastWs(j: BroadcastJob): Promise<BroadcastResult> {
+  let accepted = 0;
+  let rejected = 0;
+  const errors: string[] = [];
+  const url = j.rpcUrl.replace(/^http/, 'ws') + '/websocket';
+  const window = j.window ?? 256;
+  await Promise.all(j.lanes.map((lane) => new Promise<void>((resolve, reject) => {
+    const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 64 << 20 });
+    let next = 0;
+    let answered = 0;
+    const fill = (): void => {
+      while (next < lane.length && next - answered < window) {
+        ws.send(`{"jsonrpc":"2.0","id":${next},"method":"broadcast_tx_sync","params":{"tx":"${lane[next]}"}}`);
+        next++;
+      }
+    };
+    ws.on('open', fill);
+    ws.on('message', (data) => {
+      const body = JSON.parse(String(data)) as { result?: { code: number; log?: string }; error?: { message?: string; data?: string } };
+      if (body.result && body.result.code === 0) accepted++;
+      else {
+        rejected++;
+        if (errors.length < 5) errors.push(JSON.stringify(body.result ?? body.error).slice(0, 300));
+      }
+      answered++;
+      if (answered === lane.length) {
+        ws.close();
+        resolve();
+      } else {
+        fill();
+      }
+    });
+    ws.on('error', (e) => reject(e));
+    ws.on('close', () => { if (answered < lane.length) reject(new Error(`websocket closed after ${answered}/${lane.length} answers`)); });
+  })));
+  return { kind: 'broadcast', sent: j.lanes.reduce((n, l) => n + l.length, 0), accepted, rejected, errors, cpuMs: 0, wallMs: 0 };
+}
+
 async function broadcast(j: BroadcastJob): Promise<BroadcastResult> {
+  if ((j.transport ?? 'ws') === 'ws') return broadcastWs(j);
   let accepted = 0;
   let rejected = 0;
   const errors: string[] = [];

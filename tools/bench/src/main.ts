@@ -19,10 +19,12 @@
  *   --only node|search|evm|pos|localnet|vs-simd   run only the node measurements (tx/s, REST), only tx search, only
  *                              the EVM ones, only the proof-of-stake ones, the localnet comparison or the comparison
  *                              with simd (the last two are not in the default run)
- *   --txs N                    (vs-simd) bank sends to submit (default 5000)
+ *   --txs N                    (vs-simd) bank sends to submit (default 20000)
  *   --accounts N               (vs-simd) funded sender accounts in both genesis files (default 1000)
  *   --workers N                (vs-simd) generator processes (default 2)
  *   --connections N            (vs-simd) concurrent broadcast connections in all (default 64)
+ *   --transport ws|http        (vs-simd) ws (default): txs pipelined over websockets, up to --window N (default 256)
+ *                              in flight per connection; http: one broadcast_tx_sync request per tx, waiting for each
  *   --clients N                (vs-simd) concurrent REST clients (default 50); --queries sets the number of queries
  *   --scale N                  (vs-simd) instead of the load: a genesis with N funded accounts on both nodes; prints
  *                              start to first block, peak RSS, restart to next block, RSS and disk size (implies
@@ -93,10 +95,16 @@ async function main(): Promise<void> {
     const nodes = (args.get('vs-nodes') ?? 'chaind,simd').split(',').map((x) => x.trim());
     for (const x of nodes) if (x !== 'chaind' && x !== 'simd') throw new Error(`--vs-nodes takes chaind and/or simd, not ${x}`);
     await vsSimdBench({
-      txs: n('txs', 5000),
+      txs: n('txs', 20_000),
       accounts: n('accounts', 1000),
       workers: n('workers', 2),
       connections: n('connections', 64),
+      transport: ((): 'ws' | 'http' => {
+        const t = args.get('transport') ?? 'ws';
+        if (t !== 'ws' && t !== 'http') throw new Error(`--transport takes ws or http, not ${t}`);
+        return t;
+      })(),
+      window: n('window', 256),
       queries: QUERIES,
       clients: n('clients', 50),
       scale: args.has('scale') ? (args.get('scale') === '' ? 10_000 : n('scale', 10_000)) : undefined,

@@ -5,7 +5,8 @@
  *
  * Load mode (default): for each node a fresh single-validator home with `--accounts` funded accounts and 1 s
  * blocks; `--txs` bank sends pre-signed (SIGN_MODE_DIRECT) from those accounts; `--workers` forked generator
- * processes submit them over `--connections` keep-alive connections with `broadcast_tx_sync`; then 50 concurrent
+ * processes submit them over `--connections` connections with `broadcast_tx_sync` (websockets with requests
+ * pipelined, so the generator is not what limits the node; `--transport http`: one request per tx); then 50 concurrent
  * REST balance queries. Prints figure | chaind | simd | ratio.
  *
  * Scale mode (`--scale N`): for each node a genesis with N more funded accounts (written as a stream), then
@@ -29,7 +30,7 @@ import { ensureSimd, REPO_ROOT, simdBuildInfo, SIMD_PACKAGE, SIMD_VERSION } from
 import type { BroadcastResult, QueryResult } from './load-worker.js';
 
 export interface VsSimdOptions {
-  /** bank sends to submit (default 5000) */
+  /** bank sends to submit (default 20000) */
   readonly txs: number;
   /** funded sender accounts in both genesis files (default 1000) */
   readonly accounts: number;
@@ -37,6 +38,10 @@ export interface VsSimdOptions {
   readonly workers: number;
   /** concurrent broadcast connections in all (default 64) */
   readonly connections: number;
+  /** how the generator submits: pipelined over websockets (default) or one HTTP request per tx */
+  readonly transport: 'ws' | 'http';
+  /** ws: requests in flight per connection (default 256) */
+  readonly window: number;
   /** REST balance queries (default 5000) and concurrent clients (default 50) */
   readonly queries: number;
   readonly clients: number;
@@ -292,6 +297,8 @@ async function prepareChaind(extra: GenesisAccounts, mempoolSize: number, label:
   });
   // the flags of e2e's startNode: `chaind dev` (compiled by ensureChaindBuild) with 1 s blocks, on free local ports
   const args = [
+    // BENCH_CHAIND_NODE_ARGS: Node.js flags for chaind, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile
+    ...(process.env.BENCH_CHAIND_NODE_ARGS ?? '').split(' ').filter((x) => x !== ''),
     CHAIND_BIN, 'dev', '--home', home,
     '--rpc.laddr', `tcp://127.0.0.1:${ports.rpc}`,
     '--api.address', `tcp://127.0.0.1:${ports.api}`,
@@ -533,15 +540,19 @@ async function loadRun(node: BenchNode, keys: BenchKey[], o: VsSimdOptions): Pro
       if (tx) lanes[a % lanes.length]!.push(toBase64(tx));
     }
   }
-  const jobs = Array.from({ length: o.workers }, (_, w) => ({ kind: 'broadcast', rpcUrl: node.rpcUrl, lanes: lanes.filter((_, i) => i % o.workers === w) }));
+  const jobs = Array.from({ length: o.workers }, (_, w) => ({ kind: 'broadcast', rpcUrl: node.rpcUrl, transport: o.transport, window: o.window, lanes: lanes.filter((_, i) => i % o.workers === w) }));
   const startHeight = await height(node);
   const cpu0 = procCpuMs(pid);
   const { results, startedAt } = await runWorkers<BroadcastResult>(jobs);
   const broadcastMs = Date.now() - startedAt;
   // until the mempool is empty, then one more block (its header time closes the last loaded block's interval)
+  let seen = { n: -1, h: -1, at: Date.now() };
   for (;;) {
     const n = Number((await rpc(node.rpcUrl, 'num_unconfirmed_txs')).n_txs);
     if (n === 0) break;
+    const h = await committedHeight(node);
+    if (n !== seen.n || h !== seen.h) seen = { n, h, at: Date.now() };
+    else if (Date.now() - seen.at > 60_000) throw new Error(`${node.name}: ${n} txs stay in the mempool, no block for 60 s (height ${h}):\n${node.tail.join('\n')}`);
     await sleep(50);
   }
   const drainedAt = Date.now();
