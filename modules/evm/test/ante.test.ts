@@ -2,7 +2,6 @@
 import { expect } from 'chai';
 import { Context } from '@chain/app';
 import type { AnteHandler, ExecTxResult } from '@chain/app';
-import type { DecodedTx } from '@chain/tx';
 import type { AccountKeeper } from '@chain/auth';
 import type { BankKeeper } from '@chain/bank';
 import type { AnyMsg } from '@chain/codec';
@@ -165,6 +164,8 @@ describe('evm ante handler', () => {
     expect(bytesToHex(bob.addr)).to.equal(bob.hex.toLowerCase());
   });
 });
+
+type DecodedTx = Parameters<AnteHandler>[1];
 
 describe('evm: routeAnte keeps the routed handlers\' precheck', () => {
   // minimal decoded txs: routing looks at the extension options and the message names only
