@@ -127,6 +127,8 @@ export class Engine {
   private readonly log: EngineLogger;
   private readonly lock = new Mutex();
   private timeoutCommitMs: number;
+  /** resolves when the latest checkTx call has its place in the lock's queue (arrival order) */
+  private admitted: Promise<void> = Promise.resolve();
   /** when the block being produced was decided (timeout_commit runs from there) */
   private decidedAt: number | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -306,10 +308,23 @@ export class Engine {
     const hash = sha256(raw);
     const hex = toHex(hash);
     this.mempool.precheck(raw, hex);
+    // txs reach CheckTx in the order they arrived here, whichever precheck ends first (a client may pipeline an
+    // account's sequence numbers): each takes its place in the lock's queue after the one before it did
+    const before = this.admitted;
+    let admit!: () => void;
+    this.admitted = new Promise<void>((r) => { admit = r; });
     try {
       // signature checks on worker threads while earlier txs and blocks hold the lock
-      if (this.app.precheckTx) await this.app.precheckTx(raw);
-      const res = await this.lock.run(() => this.app.checkTx({ tx: raw, type: 'new' }));
+      try {
+        if (this.app.precheckTx) await this.app.precheckTx(raw);
+        await before;
+      } catch (e) {
+        await before;
+        throw e;
+      }
+      const queued = this.lock.run(() => this.app.checkTx({ tx: raw, type: 'new' }));
+      admit();
+      const res = await queued;
       const maxGas = this.params.block.maxGas;
       if (res.code === 0 && maxGas >= 0 && res.gasWanted > maxGas) {
         // CometBFT's PostCheckMaxGas: a tx that can never fit in a block must not stall the mempool
@@ -320,6 +335,7 @@ export class Engine {
       else this.mempool.forget(hex);
       return { ...res, hash };
     } catch (e) {
+      admit();
       this.mempool.forget(hex);
       throw e;
     }

@@ -39,6 +39,31 @@ describe('Engine mempool admission (engine not started)', () => {
   });
 });
 
+describe('Engine admission order', () => {
+  it('CheckTx sees txs in the order checkTx was called, however long each one\'s precheck takes', async () => {
+    const node = await TestNode.create({});
+    try {
+      const raws = Array.from({ length: 8 }, (_, i) => node.tx([{ sender: `s${i}` }]));
+      // the earlier a tx, the slower its precheck; one precheck fails (it reports nothing: CheckTx decides)
+      const delay = new Map(raws.map((r, i) => [r, (raws.length - i) * 15]));
+      node.app.precheckTx = async (raw) => {
+        await sleep(delay.get(raw) ?? 0);
+        if (raw === raws[3]) throw new Error('precheck failed');
+      };
+      const seen: number[] = [];
+      const check = node.app.checkTx.bind(node.app);
+      node.app.checkTx = async (req) => { seen.push(raws.indexOf(req.tx)); return check(req); };
+      const results = await Promise.all(raws.map((r) => node.engine.checkTx(r).then((x) => x.code, (e: unknown) => String(e))));
+      expect(results).to.deep.equal([0, 0, 0, 'Error: precheck failed', 0, 0, 0, 0]);
+      expect(seen).to.deep.equal([0, 1, 2, 4, 5, 6, 7]);
+      // a rejected tx does not hold the ones after it
+      expect(node.engine.mempool.size).to.equal(7);
+    } finally {
+      await node.close();
+    }
+  });
+});
+
 describe('Engine with a block gas limit and re-checking', function () {
   this.timeout(30_000);
   let node: TestNode;
