@@ -14,7 +14,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { WebSocket, RawData } from 'ws';
 import { SubscriptionError } from '@chain/events';
@@ -53,6 +53,13 @@ const WS_READ_WAIT_MS = 30_000;
 const WS_PING_PERIOD_MS = 27_000;
 /** Frames read ahead of processing before the socket is paused. */
 const WS_READ_AHEAD = 32;
+/**
+ * Requests a connection may have running at once when they are these: CometBFT runs a connection's requests one
+ * by one; here the broadcasts of a pipelining client overlap (their signature checks go to the workers together),
+ * still reaching CheckTx in frame order. Any other request waits until the ones before it are answered.
+ */
+const WS_PIPELINED = new Set(['broadcast_tx_sync', 'broadcast_tx_async']);
+const WS_PIPELINE_DEPTH = 64;
 const READ_TIMEOUT_MS = 10_000;
 const CORS_HEADERS = ['Origin', 'Accept', 'Content-Type', 'X-Requested-With', 'X-Server-Time'];
 
@@ -355,6 +362,9 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
 
   interface WsConn {
     readonly ws: WebSocket;
+    /** the connection's socket: corked while a turn of the event loop writes answers, so they leave together */
+    readonly sock: Socket;
+    corked: boolean;
     readonly clientId: string;
     pending: number;
     pendingBytes: number;
@@ -369,6 +379,11 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
   const wsSend = (c: WsConn, body: unknown): void => {
     if (c.closed || c.ws.readyState !== c.ws.OPEN) return;
     const text = jsonText(body);
+    if (!c.corked) {
+      c.corked = true;
+      c.sock.cork();
+      setImmediate(() => { c.corked = false; c.sock.uncork(); });
+    }
     if (c.pending === 0) c.lastProgress = Date.now();
     c.pending++;
     c.pendingBytes += text.length;
@@ -418,14 +433,15 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
     return { text, query: parseRpcQuery(node, text, 'failed to parse query: ') };
   };
 
-  const handleWsFrame = async (c: WsConn, data: RawData): Promise<void> => {
+  /** A frame's request, or undefined when there is nothing to run (a parse error, answered here, or a notification). */
+  const parseWsFrame = (c: WsConn, data: RawData): (RpcRequest & { id: Id }) | undefined => {
     const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     let parsed: unknown;
     try {
       parsed = JSON.parse(buf.toString('utf8'));
     } catch (e) {
       wsSend(c, errorResponse(undefined, RpcErrors.parse(`error unmarshaling request: ${(e as Error).message}`)));
-      return;
+      return undefined;
     }
     let req: RpcRequest;
     try {
@@ -433,9 +449,12 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
     } catch (e) {
       if (!(e instanceof RequestParseError)) throw e;
       wsSend(c, errorResponse(undefined, RpcErrors.parse(`error unmarshaling request: ${e.message}`)));
-      return;
+      return undefined;
     }
-    if (req.id === undefined) return; // notification
+    return req.id === undefined ? undefined : (req as RpcRequest & { id: Id }); // a notification is never run
+  };
+
+  const handleWsRequest = async (c: WsConn, req: RpcRequest & { id: Id }): Promise<void> => {
     const id = req.id;
     const subDone = metrics && ['subscribe', 'unsubscribe', 'unsubscribe_all'].includes(req.method) ? metrics.startRequest('cometbft_rpc', req.method) : undefined;
     try {
@@ -481,13 +500,15 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
   wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
     const now = Date.now();
     const c: WsConn = {
-      ws, clientId: `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? 0}`,
+      ws, sock: req.socket as Socket, corked: false, clientId: `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? 0}`,
       pending: 0, pendingBytes: 0, lastProgress: now, lastSeen: now, lastPing: now, closed: false, waiters: [],
     };
     conns.add(c);
     const wsGone = metrics?.wsConnected('cometbft_rpc');
     const queue: RawData[] = [];
     let processing = false;
+    /** broadcast requests of this connection still running (see WS_PIPELINED) */
+    const inflight = new Set<Promise<void>>();
     const drain = async (): Promise<void> => {
       processing = true;
       try {
@@ -496,7 +517,21 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
           if (c.closed) break;
           const frame = queue.shift()!;
           if (ws.isPaused && queue.length < WS_READ_AHEAD / 4) ws.resume();
-          await handleWsFrame(c, frame);
+          const req = parseWsFrame(c, frame);
+          if (req === undefined) continue;
+          if (WS_PIPELINED.has(req.method)) {
+            while (inflight.size >= WS_PIPELINE_DEPTH) await Promise.race(inflight);
+            // started in frame order: the call reaches the engine's CheckTx before this returns, and the
+            // engine admits txs in the order they reach it
+            const p: Promise<void> = handleWsRequest(c, req)
+              .catch((e: unknown) => log.error('websocket request failed', { err: (e as Error).stack ?? String(e) }))
+              .finally(() => { inflight.delete(p); });
+            inflight.add(p);
+          } else {
+            // every earlier request is answered first, as when a connection's requests run one by one
+            while (inflight.size > 0) await Promise.all(inflight);
+            await handleWsRequest(c, req);
+          }
         }
       } catch (e) {
         log.error('websocket request failed', { err: (e as Error).stack ?? String(e) });
