@@ -711,6 +711,40 @@ describe('e2e: CometBFT v0.38 RPC (cosmjs Comet38Client, raw JSON-RPC, URI, webs
     ws2.close();
   });
 
+  it('websocket: broadcasts pipelined without waiting (one account, consecutive sequences) are all admitted; a later request is answered after them', async () => {
+    const n = 30;
+    const raws: Uint8Array[] = [];
+    for (let i = 0; i < n; i++) raws.push(await signedSend(node, 0, recipient, '1', i, `pipelined ${i}`));
+    const ws = await RawWs.open(node.wsUrl);
+    try {
+      // every frame written at once; the node overlaps them but must CheckTx them in frame order
+      for (let i = 0; i < n; i++) ws.send({ jsonrpc: '2.0', id: `b${i}`, method: i % 2 === 0 ? 'broadcast_tx_sync' : 'broadcast_tx_async', params: { tx: toBase64(raws[i]!) } });
+      ws.send({ jsonrpc: '2.0', id: 'after', method: 'num_unconfirmed_txs', params: {} });
+      const after = await ws.waitFor((m) => m.id === 'after');
+      const answers = ws.messages.filter((m) => typeof m.id === 'string' && m.id.startsWith('b'));
+      expect(answers, 'every broadcast is answered before the request that followed them').to.have.length(n);
+      for (const a of answers) {
+        expect(a.error, JSON.stringify(a)).to.equal(undefined);
+        expect(a.result.code, a.result.log).to.equal(0);
+        expect(a.result.hash).to.equal(toHex(sha256(raws[Number(a.id.slice(1))]!)).toUpperCase());
+      }
+      expect(ws.messages.indexOf(after), 'the later request is answered last').to.be.greaterThan(Math.max(...answers.map((a) => ws.messages.indexOf(a))));
+      // all of them commit (an out-of-order CheckTx would have refused a sequence)
+      for (const raw of raws) {
+        const hash = toHex(sha256(raw)).toUpperCase();
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const r = await rpcCall(node.rpcUrl, 'tx', { hash: Buffer.from(hash, 'hex').toString('base64') }).catch(() => undefined);
+          if (r?.result?.tx_result) { expect(r.result.tx_result.code, r.result.tx_result.log).to.equal(0); break; }
+          if (Date.now() > deadline) throw new Error(`tx ${hash} not committed`);
+          await new Promise((res) => setTimeout(res, 200));
+        }
+      }
+    } finally {
+      ws.close();
+    }
+  });
+
   it('websocket events: NewBlock and Tx payloads in CometBFT shapes', async () => {
     const ws = await RawWs.open(node.wsUrl);
     try {
