@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { compiledIsCurrent } from '../bin/compiled.mjs';
 
 const BIN = new URL('../bin/chaind.mjs', import.meta.url).pathname;
+const CMD = new URL('../bin/chaind', import.meta.url).pathname;
 const ROOT = new URL('../../..', import.meta.url).pathname;
 
 describe('chaind launcher: compiled when the build is current, else the sources', () => {
@@ -52,5 +53,19 @@ describe('chaind launcher: compiled when the build is current, else the sources'
     const runs = run({ CHAIND_FROM_SOURCE: '' });
     if (compiledIsCurrent(ROOT) === before) expect(runs).to.match(before ? /^compiled/ : /^TypeScript sources/);
     else expect(runs).to.match(/^(compiled|TypeScript sources)/);
+  });
+
+  it('the npm bin (bin/chaind) runs chaind.mjs with MALLOC_ARENA_MAX=2 unless the environment sets it', () => {
+    const long = (env: Record<string, string | undefined>): Record<string, string> => {
+      const r = spawnSync(CMD, ['version', '--long'], { encoding: 'utf8', env: { ...process.env, ...env } });
+      expect(r.status, r.stderr).to.equal(0);
+      return Object.fromEntries(r.stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+    };
+    const env = { ...process.env };
+    delete env.MALLOC_ARENA_MAX;
+    const r = spawnSync(CMD, ['version', '--long'], { encoding: 'utf8', env });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.contain('version: 0.1.0').and.to.contain('malloc_arena_max: 2');
+    expect(long({ MALLOC_ARENA_MAX: '4' }).malloc_arena_max).to.equal('4');
   });
 });

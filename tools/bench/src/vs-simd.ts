@@ -56,6 +56,10 @@ export interface VsSimdOptions {
 }
 
 const TIMEOUT_COMMIT_MS = 1000;
+/** how long the node idles after the load before its RSS is read again */
+const IDLE_MS = 30_000;
+/** the `chaind` command as npm installs it (a shell wrapper that sets MALLOC_ARENA_MAX, then bin/chaind.mjs) */
+const CHAIND_CMD = join(REPO_ROOT, 'apps', 'node', 'bin', 'chaind');
 const CHAIND_BIN = join(REPO_ROOT, 'apps', 'node', 'bin', 'chaind.mjs');
 const SIMD_CHAIN_ID = 'simd-bench-1';
 const SIMD_DENOM = 'stake';
@@ -262,6 +266,17 @@ async function height(node: BenchNode): Promise<number> {
  * it is stored, before the app has executed and committed it (simd's first block after a large genesis takes
  * minutes to commit), the embedded engine's only once committed.
  */
+/** The latest height, asking again (for up to 30 s) while the node does not answer (a busy node's RPC may time out). */
+async function knownHeight(node: BenchNode): Promise<number> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const h = await height(node);
+    if (h >= 0) return h;
+    if (Date.now() > deadline) throw new Error(`${node.name}: no answer to status for 30 s:\n${node.tail.join('\n')}`);
+    await sleep(200);
+  }
+}
+
 async function committedHeight(node: BenchNode): Promise<number> {
   try {
     const r = await fetch(`${node.rpcUrl}/abci_info`, { signal: AbortSignal.timeout(2000) });
@@ -296,10 +311,10 @@ async function prepareChaind(extra: GenesisAccounts, mempoolSize: number, label:
     prefix: 'chain', accountType: '/chain.auth.v1beta1.BaseAccount', denom: CHAIND_DENOM, balance: '1000000000000000000000000', extra, label,
   });
   // the flags of e2e's startNode: `chaind dev` (compiled by ensureChaindBuild) with 1 s blocks, on free local ports
+  // BENCH_CHAIND_NODE_ARGS: Node.js flags for chaind, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile
+  const nodeArgs = (process.env.BENCH_CHAIND_NODE_ARGS ?? '').split(' ').filter((x) => x !== '');
   const args = [
-    // BENCH_CHAIND_NODE_ARGS: Node.js flags for chaind, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile
-    ...(process.env.BENCH_CHAIND_NODE_ARGS ?? '').split(' ').filter((x) => x !== ''),
-    CHAIND_BIN, 'dev', '--home', home,
+    'dev', '--home', home,
     '--rpc.laddr', `tcp://127.0.0.1:${ports.rpc}`,
     '--api.address', `tcp://127.0.0.1:${ports.api}`,
     '--consensus.timeout_commit', `${TIMEOUT_COMMIT_MS}ms`,
@@ -312,7 +327,10 @@ async function prepareChaind(extra: GenesisAccounts, mempoolSize: number, label:
     denom: CHAIND_DENOM, prefix: 'chain', fee: String(BigInt(GAS_LIMIT) * CHAIND_GAS_PRICE), firstAccountNumber: g.firstAccountNumber,
     lines: [], tail: [], genesisBytes: g.bytes, genesisMs: g.ms,
     spawnNode() {
-      node.proc = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      // as a user runs it (`chaind`), unless Node.js flags were asked for
+      node.proc = nodeArgs.length > 0
+        ? spawn(process.execPath, [...nodeArgs, CHAIND_BIN, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn(CHAIND_CMD, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       captureOutput(node, /committed block/);
     },
     stop: () => stopProc(node.proc),
@@ -512,6 +530,7 @@ interface LoadFigures {
   broadcastMs: number;
   rssAfter: number;
   hwmAfter: number;
+  rssIdle: number;
   restP50: number;
   restP99: number;
   restRps: number;
@@ -541,7 +560,7 @@ async function loadRun(node: BenchNode, keys: BenchKey[], o: VsSimdOptions): Pro
     }
   }
   const jobs = Array.from({ length: o.workers }, (_, w) => ({ kind: 'broadcast', rpcUrl: node.rpcUrl, transport: o.transport, window: o.window, lanes: lanes.filter((_, i) => i % o.workers === w) }));
-  const startHeight = await height(node);
+  const startHeight = await knownHeight(node);
   const cpu0 = procCpuMs(pid);
   const { results, startedAt } = await runWorkers<BroadcastResult>(jobs);
   const broadcastMs = Date.now() - startedAt;
@@ -557,10 +576,13 @@ async function loadRun(node: BenchNode, keys: BenchKey[], o: VsSimdOptions): Pro
   }
   const drainedAt = Date.now();
   const cpu1 = procCpuMs(pid);
-  const hDrained = await height(node);
+  const hDrained = await knownHeight(node);
   await waitHeight(node, hDrained + 2, 30_000);
   const mem = procMemory(pid)!;
-  const endHeight = await height(node);
+  // and once the node has idled a while (Go's and V8's collectors both return memory lazily)
+  await sleep(IDLE_MS);
+  const rssIdle = procMemory(pid)!.rss;
+  const endHeight = await knownHeight(node);
   const blocks = await readBlocks(node, startHeight, endHeight);
   const loaded = blocks.filter((b) => b.txs > 0);
   const first = loaded[0]!;
@@ -597,7 +619,7 @@ async function loadRun(node: BenchNode, keys: BenchKey[], o: VsSimdOptions): Pro
     nodeCpuPct: ((cpu1 - cpu0) / (drainedAt - startedAt)) * 100,
     genCpuPct: (genCpu / Math.max(broadcastMs, 1)) * 100,
     broadcastMs,
-    rssAfter: mem.rss, hwmAfter: mem.hwm,
+    rssAfter: mem.rss, hwmAfter: mem.hwm, rssIdle,
     restP50: percentile(lat, 50), restP99: percentile(lat, 99), restRps: lat.length / (qWall / 1000),
     restFailed: q.results.reduce((n, r) => n + r.failed, 0),
   };
@@ -774,6 +796,7 @@ export async function vsSimdBench(o: VsSimdOptions): Promise<void> {
     { figure: `REST balance req/s, ${o.clients} clients`, chaind: c?.restRps, simd: s?.restRps, show: num },
     { figure: `RSS after ${o.txs} sends (VmRSS)`, chaind: c?.rssAfter, simd: s?.rssAfter, show: (n) => (n === undefined ? 'n/a' : mb(n)) },
     { figure: 'peak RSS so far (VmHWM)', chaind: c?.hwmAfter, simd: s?.hwmAfter, show: (n) => (n === undefined ? 'n/a' : mb(n)) },
+    { figure: `RSS after ${IDLE_MS / 1000} s more without load`, chaind: c?.rssIdle, simd: s?.rssIdle, show: (n) => (n === undefined ? 'n/a' : mb(n)) },
   ]);
   const detail = (n: 'chaind' | 'simd', f: LoadFigures | undefined): string =>
     f ? `${n}: ${f.blocks} loaded blocks, intervals ${f.blockIntervalsMs.join('/')} ms, ${f.rejected} rejected, ${f.restFailed} failed queries` : `${n}: not run`;
