@@ -23,6 +23,7 @@ import type { NodeConfig } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { openGenesis } from './config/init.js';
 import { nodeProgress, withProgress } from './progress.js';
+import { startIdleGc } from './idle-gc.js';
 import { createChainApp } from './app.js';
 import type { ChainApp } from './app.js';
 import { CometSource, createLogger, instrumentAbciApp, registerNodeServices } from '@chain/server';
@@ -138,6 +139,7 @@ export class CometNode {
   /** the CometBFT RPC URL (spawned: the node's rpc.laddr; external: `--cometbft.rpc`) */
   readonly cometRpcUrl: string;
   private stopping = false;
+  private stopIdleGc: (() => void) | undefined;
 
   private constructor(
     readonly config: NodeConfig,
@@ -239,11 +241,14 @@ export class CometNode {
     ({ rest: this.rest, grpc: this.grpc, jsonRpc: this.jsonRpc } = await startAppTransports({
       app: this.app, registry: this.parts.registry, source: this.source, config: this.config, log: this.log, metrics: this.metrics,
     }));
+    const app = this.app;
+    this.stopIdleGc = startIdleGc({ lastActivity: () => app.lastTxActivity, log: this.log });
   }
 
   /** Stops CometBFT first (SIGTERM, it finishes its block and closes its connections), then the app's side. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stopIdleGc?.();
     const c = this.comet;
     if (c && c.exitCode === null && c.signalCode === null) {
       await new Promise<void>((resolve) => {

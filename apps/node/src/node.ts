@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { App } from '@chain/app';
 import { nodeProgress } from './progress.js';
+import { startIdleGc } from './idle-gc.js';
 import { CommitStore } from '@chain/store';
 import { storeOptions } from './config/store-options.js';
 import { EventBus } from '@chain/events';
@@ -40,6 +41,7 @@ export class Node {
   /** `GET /metrics` (config.toml `[instrumentation] prometheus`) */
   metricsServer?: MetricsServer;
   private offMetrics: (() => void)[] = [];
+  private stopIdleGc: (() => void) | undefined;
   /** the genesis file, open until the engine has started (InitChain reads its app_state) */
   private genesisFile: OpenGenesis | undefined;
   private constructor(
@@ -181,9 +183,12 @@ export class Node {
       host: rpcAddr.host, port: rpcAddr.port, log: this.log.child('rpc'), metrics,
     });
     this.log.info(`consensus RPC listening on http://${rpcAddr.host}:${this.rpc.port} (websocket /websocket)`);
+    const app = this.app;
+    this.stopIdleGc = startIdleGc({ lastActivity: () => app.lastTxActivity, log: this.log });
   }
 
   async stop(): Promise<void> {
+    this.stopIdleGc?.();
     this.genesisFile?.close();
     this.genesisFile = undefined;
     for (const off of this.offMetrics.splice(0)) off();

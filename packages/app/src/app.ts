@@ -101,6 +101,7 @@ export class App implements AbciApplication {
   private readonly maxTxBytes: number;
   private readonly genesisSpillEntries: number;
   private readonly commitListeners: CommitListener[] = [];
+  private lastTxAt = 0;
   /** txs decoded by precheckTx, for the CheckTx of the same bytes (taken once; never used by a block) */
   private readonly decodedAhead = new WeakMap<Uint8Array, DecodedTx>();
 
@@ -358,6 +359,11 @@ export class App implements AbciApplication {
     return { retainHeight: 0 };
   }
 
+  /** When a tx last ran here (CheckTx, a block's tx, a simulation), in ms since the epoch; 0 before any. */
+  get lastTxActivity(): number {
+    return this.lastTxAt;
+  }
+
   get lastHeight(): number {
     return this.store.lastHeight;
   }
@@ -525,6 +531,7 @@ export class App implements AbciApplication {
   }
 
   private async runTx(mode: ExecMode, raw: Uint8Array, state: KVStore, block: BlockInfo = this.lastBlock): Promise<ExecTxResult & { tx?: DecodedTx }> {
+    this.lastTxAt = Date.now();
     let tx: DecodedTx;
     try {
       const ahead = mode === 'check' ? this.decodedAhead.get(raw) : undefined;

@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { getHeapStatistics } from 'node:v8';
+import { exposedGc, shouldCollect, startIdleGc } from '../src/idle-gc.js';
+
+describe('idle gc: a full collection when the node falls idle after work', () => {
+  const MB = 1024 * 1024;
+
+  it('collects only when idle long enough and the heap grew enough since the last collection', () => {
+    const base = { now: 10_000, idleMs: 2000, heldAfterLastGc: 100 * MB, growthBytes: 64 * MB };
+    expect(shouldCollect({ ...base, lastActivity: 9_000, held: 400 * MB }), 'busy 1 s ago').to.equal(false);
+    expect(shouldCollect({ ...base, lastActivity: 8_000, held: 400 * MB }), 'idle 2 s, grown 300 MB').to.equal(true);
+    expect(shouldCollect({ ...base, lastActivity: 0, held: 150 * MB }), 'idle, grown 50 MB').to.equal(false);
+  });
+
+  it('gets V8\'s gc() at run time, which frees unreachable objects', () => {
+    const gc = exposedGc();
+    expect(gc, 'gc').to.be.a('function');
+    let garbage: unknown[] | undefined = Array.from({ length: 300_000 }, (_, i) => ({ i, s: `x${i}` }));
+    const before = getHeapStatistics().used_heap_size;
+    expect((garbage as unknown[]).length).to.equal(300_000);
+    garbage = undefined;
+    gc!();
+    expect(getHeapStatistics().used_heap_size).to.be.lessThan(before - 10 * MB);
+  });
+
+  it('runs the collection from its timer once the app is idle, and stops', async () => {
+    let debug: Record<string, unknown> | undefined;
+    const stop = startIdleGc({ lastActivity: () => 0, idleMs: 0, growthBytes: -1, checkEveryMs: 20, log: { debug: (_m, f) => { debug = f; } } });
+    try {
+      const deadline = Date.now() + 5000;
+      while (debug === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(debug, 'an idle gc ran').to.have.keys(['ms', 'heldBefore', 'heldAfter']);
+    } finally {
+      stop();
+    }
+  });
+});
