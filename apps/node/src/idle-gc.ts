@@ -4,7 +4,8 @@
  * or not within a minute; the JS objects alive after 20,000 sends were ~90 MB of a ~450 MB heap). V8 keeps the
  * heap it grew under load even once its own collections have emptied it; a full collection gives it back.
  *
- * Idle: no tx ran (CheckTx, a block's tx, a simulation) for `idleMs` (default 1 s, a block interval). Then, when the memory V8 holds (its heap
+ * Idle: no tx ran (CheckTx, a block's tx, a simulation) for `idleMs` (default 1 s, a block interval), and the event
+ * loop was busy less than 10% of the last second (a node serving queries is not idle). Then, when the memory V8 holds (its heap
  * plus the external buffers it tracks) grew by more than `growthBytes` since the last forced collection (or the
  * start), one `gc()` (a full mark-compact, ~50-200 ms) runs in that idle gap; under load it never runs. `gc` comes
  * from V8 (`--expose-gc` set at run time, the way jest does), so no Node.js flag is needed. `CHAIND_IDLE_GC=0`
@@ -12,6 +13,7 @@
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { performance } from 'node:perf_hooks';
 
 export interface IdleGcOptions {
   /** ms since the last tx activity (see `App.lastTxActivity`) */
@@ -19,6 +21,8 @@ export interface IdleGcOptions {
   readonly idleMs?: number;
   readonly growthBytes?: number;
   readonly checkEveryMs?: number;
+  /** the event loop's utilization over the last check above which the node is not idle (default 0.1) */
+  readonly maxBusy?: number;
   readonly log?: { debug(msg: string, fields?: Record<string, unknown>): void };
 }
 
@@ -53,8 +57,14 @@ export function startIdleGc(o: IdleGcOptions): () => void {
   if (gc === undefined) return () => undefined;
   const idleMs = o.idleMs ?? 1000;
   const growthBytes = o.growthBytes ?? 64 * 1024 * 1024;
+  const maxBusy = o.maxBusy ?? 0.1;
   let heldAfterLastGc = held();
+  let elu = performance.eventLoopUtilization();
   const timer = setInterval(() => {
+    // idle means the event loop too: queries (REST, gRPC, RPC) keep it busy without any tx
+    const since = performance.eventLoopUtilization(elu);
+    elu = performance.eventLoopUtilization();
+    if (since.utilization > maxBusy) return;
     const now = held();
     if (now < heldAfterLastGc) heldAfterLastGc = now; // V8 gave memory back by itself
     if (!shouldCollect({ now: Date.now(), lastActivity: o.lastActivity(), idleMs, held: now, heldAfterLastGc, growthBytes })) return;

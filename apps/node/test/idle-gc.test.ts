@@ -23,9 +23,26 @@ describe('idle gc: a full collection when the node falls idle after work', () =>
     expect(getHeapStatistics().used_heap_size).to.be.lessThan(before - 10 * MB);
   });
 
+  it('does not collect while the event loop is busy (queries, no txs)', async () => {
+    let ran = false;
+    const stop = startIdleGc({ lastActivity: () => 0, idleMs: 0, growthBytes: -1, checkEveryMs: 50, maxBusy: 0.5, log: { debug: () => { ran = true; } } });
+    try {
+      // keep the loop ~90% busy for a while: every check finds it over maxBusy
+      const until = Date.now() + 600;
+      while (Date.now() < until) {
+        const t = Date.now();
+        while (Date.now() - t < 9) { /* busy */ }
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(ran, 'no collection while busy').to.equal(false);
+    } finally {
+      stop();
+    }
+  });
+
   it('runs the collection from its timer once the app is idle, and stops', async () => {
     let debug: Record<string, unknown> | undefined;
-    const stop = startIdleGc({ lastActivity: () => 0, idleMs: 0, growthBytes: -1, checkEveryMs: 20, log: { debug: (_m, f) => { debug = f; } } });
+    const stop = startIdleGc({ lastActivity: () => 0, idleMs: 0, growthBytes: -1, checkEveryMs: 20, maxBusy: 1, log: { debug: (_m, f) => { debug = f; } } });
     try {
       const deadline = Date.now() + 5000;
       while (debug === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
