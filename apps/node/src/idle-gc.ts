@@ -5,7 +5,7 @@
  * heap it grew under load even once its own collections have emptied it; a full collection gives it back.
  *
  * Idle: no tx ran (CheckTx, a block's tx, a simulation) for `idleMs` (default 1 s, a block interval), and the event
- * loop was busy less than 10% of the last second (a node serving queries is not idle). Then, when the memory V8 holds (its heap
+ * loop was busy less than 25% of the last second (a node serving queries is not idle). Then, when the memory V8 holds (its heap
  * plus the external buffers it tracks) grew by more than `growthBytes` since the last forced collection (or the
  * start), one `gc()` (a full mark-compact, ~50-200 ms) runs in that idle gap; under load it never runs. `gc` comes
  * from V8 (`--expose-gc` set at run time, the way jest does), so no Node.js flag is needed. `CHAIND_IDLE_GC=0`
@@ -21,7 +21,7 @@ export interface IdleGcOptions {
   readonly idleMs?: number;
   readonly growthBytes?: number;
   readonly checkEveryMs?: number;
-  /** the event loop's utilization over the last check above which the node is not idle (default 0.1) */
+  /** the event loop's utilization over the last check above which the node is not idle (default 0.25) */
   readonly maxBusy?: number;
   readonly log?: { debug(msg: string, fields?: Record<string, unknown>): void };
 }
@@ -57,7 +57,7 @@ export function startIdleGc(o: IdleGcOptions): () => void {
   if (gc === undefined) return () => undefined;
   const idleMs = o.idleMs ?? 1000;
   const growthBytes = o.growthBytes ?? 64 * 1024 * 1024;
-  const maxBusy = o.maxBusy ?? 0.1;
+  const maxBusy = o.maxBusy ?? 0.25;
   let heldAfterLastGc = held();
   let elu = performance.eventLoopUtilization();
   const timer = setInterval(() => {

@@ -60,8 +60,11 @@ function hashKey(hash: Uint8Array): Uint8Array {
 
 /** The latest blocks kept decoded (the RPC's hot path): at most this many ... */
 const RECENT_BLOCKS = 64;
-/** ... and while they hold more than this many txs in all, only the newest (a 20,000-tx block's results are ~100 MB decoded). */
-const RECENT_TXS = 4096;
+/**
+ * ... and while they hold more than this many txs in all, only the newest (a tx's decoded results are ~25 KB: a
+ * 4,000-tx block's ~100 MB, which would stay for 64 more blocks).
+ */
+const RECENT_TXS = 1000;
 
 /** A small cache of the latest heights, bounded by count and by the txs it holds (the newest is always kept). */
 class RecentCache<T> {

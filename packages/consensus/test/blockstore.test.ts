@@ -25,17 +25,19 @@ describe('block store: the cache of the latest blocks', () => {
     expect((await s.results(100))?.height).to.equal(100);
   });
 
-  it('holds at most ~4,096 txs: big blocks push out older ones, and the newest stays however big', async () => {
+  it('holds at most ~1,000 txs: big blocks push out older ones, and the newest stays however big', async () => {
     const s = store();
     for (let h = 1; h <= 10; h++) s.committed(...block(h, 10));
-    s.committed(...block(11, 3000));
-    expect(s.cachedHeights.blocks).to.equal(11); // 3,100 txs
-    s.committed(...block(12, 20_000));
+    s.committed(...block(11, 900));
+    expect(s.cachedHeights.blocks).to.equal(11); // 1,000 txs
+    s.committed(...block(12, 1));
+    expect(s.cachedHeights.blocks).to.equal(11); // over 1,000: the oldest (10 txs) left
+    s.committed(...block(13, 20_000));
     expect(s.cachedHeights).to.deep.equal({ blocks: 1, results: 1 });
-    expect((await s.results(12))?.txResults.length).to.equal(20_000);
-    expect(await s.results(11)).to.equal(undefined); // from the database (empty here)
-    s.committed(...block(13, 0));
-    s.committed(...block(14, 5));
-    expect(s.cachedHeights.blocks).to.equal(2); // 13 and 14: block 12 alone is over the bound
+    expect((await s.results(13))?.txResults.length).to.equal(20_000);
+    expect(await s.results(12)).to.equal(undefined); // from the database (empty here)
+    s.committed(...block(14, 0));
+    s.committed(...block(15, 5));
+    expect(s.cachedHeights.blocks).to.equal(2); // 14 and 15: block 13 alone is over the bound
   });
 });
