@@ -133,3 +133,16 @@ export function readBE64(b: Bytes, off: number): number {
   if (!Number.isSafeInteger(n)) throw new RangeError('BE64 value exceeds the safe integer range');
   return n;
 }
+
+/** Little-endian u32 at `b[off]`. */
+export function writeU32le(b: Uint8Array, off: number, n: number): void {
+  b[off] = n & 0xff;
+  b[off + 1] = (n >>> 8) & 0xff;
+  b[off + 2] = (n >>> 16) & 0xff;
+  b[off + 3] = n >>> 24;
+}
+
+/** The little-endian u32 at `b[off]`. */
+export function readU32le(b: Uint8Array, off: number): number {
+  return (b[off]! | (b[off + 1]! << 8) | (b[off + 2]! << 16)) + b[off + 3]! * 0x1000000;
+}

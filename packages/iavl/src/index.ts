@@ -10,6 +10,7 @@ export {
   type StagedVersion,
 } from './tree.js';
 export { type SortedBuild } from './build.js';
+export { type RemoteSortedBuild } from './build-remote.js';
 export {
   HashOp,
   LengthOp,

@@ -9,6 +9,7 @@
  */
 import type { ClassicLevel } from 'classic-level';
 import { type BuildHost, type SortedBuild, SortedBuilder } from './build.js';
+import { RemoteSortedBuild } from './build-remote.js';
 import { NodeCache } from './cache.js';
 import {
   type Bytes,
@@ -164,7 +165,7 @@ const ARENA = 256 * 1024;
  * only: a record started without a sink is not encoded, a record completed without one is dropped), and the
  * nodes are not kept (`keep` false).
  */
-class ChunkWriter {
+export class ChunkWriter {
   private arena = new Uint8Array(0);
   /** write position; start of the current record's key; its value (the count byte); entries in it */
   private pos = 0;
@@ -537,7 +538,7 @@ export class IavlTree extends TreeReads {
     | { previousRoot: Node | undefined; previousVersions: number[]; previousNextId: number; sorted: boolean }
     | undefined = undefined;
   /** The sorted build in progress (`beginSorted` until its `finish` or `abort`). */
-  private building: SortedBuilder | undefined = undefined;
+  private building: SortedBuilder | RemoteSortedBuild | undefined = undefined;
   private removedValue: Bytes | undefined = undefined;
   /** Figures of the last `stageVersion`: nodes written, orphans recorded, ms hashing, ms encoding into the sink. */
   lastStage = { nodes: 0, orphans: 0, hashMs: 0, encodeMs: 0 };
@@ -1041,6 +1042,26 @@ export class IavlTree extends TreeReads {
    * they are deleted).
    */
   beginSorted(sink: BatchSink | null): SortedBuild {
+    const { version, firstId, host } = this.sortedBuildHost();
+    const b = new SortedBuilder(version, firstId, new ChunkWriter(this.prefix, sink, false), host);
+    this.building = b;
+    return b;
+  }
+
+  /**
+   * `beginSorted` with the hashing and encoding on a worker thread (build-remote.ts): `add` packs the entries for the
+   * worker, which sends the finished chunk records back into `sink` (never null here); `pump()` waits while the
+   * worker is more than a few packs behind, `finish()` resolves once every record is in `sink`. The same nodes, ids,
+   * records and hashes as `beginSorted`.
+   */
+  beginSortedOnWorker(sink: BatchSink): RemoteSortedBuild {
+    const { version, firstId, host } = this.sortedBuildHost();
+    const b = new RemoteSortedBuild(this.prefix, version, firstId, sink, host);
+    this.building = b;
+    return b;
+  }
+
+  private sortedBuildHost(): { version: number; firstId: number; host: BuildHost } {
     this.assertNotStaged();
     if (this.versions.length > 0) throw new Error('iavl: beginSorted needs a tree without saved versions');
     if (this.root !== undefined || this.orphans.length > 0)
@@ -1078,9 +1099,7 @@ export class IavlTree extends TreeReads {
         for (let c = Math.floor(from / CHUNK); c < end; c++) out.del(this.reader.chunkKey(c));
       },
     };
-    const b = new SortedBuilder(version, firstId, new ChunkWriter(this.prefix, sink, false), host);
-    this.building = b;
-    return b;
+    return { version, firstId, host };
   }
 
   /** Stage the next version and write it in one synced LevelDB batch. */

@@ -391,3 +391,76 @@ describe('IavlTree sorted build (beginSorted)', () => {
     tree.discardStaged();
   });
 });
+
+describe('IavlTree sorted build on a worker thread (beginSortedOnWorker)', () => {
+  let t: TempDb;
+  beforeEach(async () => {
+    t = await tempDb('iavl-sorted-worker');
+  });
+  afterEach(async () => {
+    await t.remove();
+  });
+
+  /** The records and root of a build, as the in-thread build and the worker build write them. */
+  async function recordsOf(prefix: string, entries: Entry[], worker: boolean, iv = 1): Promise<{ tree: IavlTree; ops: string[]; root: string }> {
+    const tree = await IavlTree.open({ db: t.db, prefix: u(prefix), initialVersion: iv, cacheSize: 5_000 });
+    const sink = new OpsCollector();
+    let rootHash: Uint8Array;
+    if (worker) {
+      const b = tree.beginSortedOnWorker(sink);
+      for (let i = 0; i < entries.length; i++) {
+        b.add(entries[i]![0], entries[i]![1]);
+        if (i % 1000 === 999) await b.pump();
+      }
+      rootHash = (await b.finish()).rootHash;
+      b.putRoot(sink);
+    } else {
+      const b = tree.beginSorted(sink);
+      for (const [k, v] of entries) b.add(k, v);
+      rootHash = b.finish().rootHash;
+      b.putRoot(sink);
+    }
+    await t.db.batch(sink.ops);
+    tree.commitStaged();
+    // record keys without the tree prefix: both builds must write the same records
+    const ops = sink.ops.map((op) => `${op.type}:${hex(op.key.subarray(prefix.length))}:${op.type === 'put' ? hex(op.value) : ''}`);
+    return { tree, ops, root: hex(rootHash) };
+  }
+
+  it('writes the same records and root as the in-thread build (0, 1, 2, 33 and ~60k entries), and the tree goes on', async function () {
+    this.timeout(120_000);
+    const r = rng(testSeed('sorted-worker'));
+    for (const n of [0, 1, 2, 33, 40_000 + Math.floor(r() * 20_000)]) {
+      const entries = randomEntries(r, n, 10);
+      const a = await recordsOf(`a${n}/`, entries, false, n === 33 ? 17 : 1);
+      const w = await recordsOf(`w${n}/`, entries, true, n === 33 ? 17 : 1);
+      expect(w.root, `n=${n}`).to.equal(a.root);
+      expect(w.ops.length, `n=${n}`).to.equal(a.ops.length);
+      expect(w.ops, `n=${n}`).to.deep.equal(a.ops);
+      // reads and later versions of the worker-built tree
+      for (const [k, v] of entries.filter((_, i) => i % 501 === 0)) expect(hex(w.tree.get(k)!)).to.equal(hex(v));
+      w.tree.set(u('zz-new'), u('1'));
+      a.tree.set(u('zz-new'), u('1'));
+      expect(hex((await w.tree.saveVersion()).rootHash)).to.equal(hex((await a.tree.saveVersion()).rootHash));
+    }
+  });
+
+  it('rejects keys out of order; abort and deleteRecords leave the tree empty and the ids unused', async () => {
+    const tree = await IavlTree.open({ db: t.db, prefix: u('x/'), cacheSize: 100 });
+    const b = tree.beginSortedOnWorker(new OpsCollector());
+    b.add(u('b'), u('1'));
+    expect(() => b.add(u('a'), u('1'))).to.throw(/ascending/);
+    expect(() => b.add(u('b'), u('1'))).to.throw(/ascending/);
+    const del = new OpsCollector();
+    b.abort();
+    b.deleteRecords(del);
+    expect(del.ops.length).to.be.greaterThan(0);
+    expect(tree.version).to.equal(0);
+    // the tree builds again, in the thread, after the aborted worker build
+    const s = new OpsCollector();
+    const again = tree.beginSorted(s);
+    again.add(u('a'), u('1'));
+    const v = again.finish();
+    expect(v.version).to.equal(1);
+  });
+});

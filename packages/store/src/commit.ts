@@ -53,6 +53,11 @@ export interface CommitStoreOptions {
    * the expected count, it gets `tick(n)` as work advances and `done()` at the end.
    */
   progress?: (label: string, total?: number) => { tick(n: number): void; done(): void };
+  /**
+   * The first block after a large genesis builds the tree of each store InitChain moved at least this many entries of
+   * to disk on a worker thread (default 100,000; Infinity: every tree on this thread).
+   */
+  workerBuildEntries?: number;
 }
 
 type DB = ClassicLevel<Bytes, Bytes>;
@@ -103,6 +108,8 @@ export class CommitStore {
   private spill: SpilledState | undefined;
   /** stores InitChain deleted keys of while moving its state to disk (mounted by the first block even if empty) */
   private readonly spillDeleted = new Set<string>();
+  /** entries InitChain moved to disk, by store (the first block builds the big stores' trees on worker threads) */
+  private readonly spillStores = new Map<string, number>();
   private readonly snapshots = new Map<number, KVStore>();
   private readonly pinned = new Set<PinnedView>();
 
@@ -262,7 +269,9 @@ export class CommitStore {
 
   private async stageFromFlat(height: number, sorted: readonly Change[], sink: ReturnType<DB['batch']> | null): Promise<Bytes> {
     const p = this.opts.progress?.('state trees of the first block', this.spill!.moved);
-    const hash = await this.trees.stageFromFlat(height, sorted, sink, this.genesisEntries(sink !== null), this.spillDeleted, (n) => p?.tick(n));
+    const min = this.opts.workerBuildEntries ?? 100_000;
+    const onWorker = new Set([...this.spillStores].filter(([, n]) => n >= min).map(([name]) => name));
+    const hash = await this.trees.stageFromFlat(height, sorted, sink, this.genesisEntries(sink !== null), this.spillDeleted, (n) => p?.tick(n), onWorker);
     p?.done();
     return hash;
   }
@@ -313,7 +322,22 @@ export class CommitStore {
     if (this.committing || this.prepared !== undefined) throw new Error('spillGenesis: a block is being committed');
     const sorted = sortChanges(changes);
     const spill = this.spill ?? new SpilledState(spillDir(this.dir));
-    for (const c of sorted) if (c.value === undefined) this.spillDeleted.add(this.trees.route(c.key).store);
+    // entries per store (sorted keys come store by store: a key under the current store's prefix needs no routing)
+    let store = '';
+    let prefix: Bytes | undefined;
+    let count = 0;
+    for (const c of sorted) {
+      if (prefix === undefined || !hasPrefix(c.key, prefix)) {
+        if (prefix !== undefined) this.spillStores.set(store, (this.spillStores.get(store) ?? 0) + count);
+        const r = this.trees.route(c.key);
+        store = r.store;
+        prefix = c.key.subarray(0, c.key.length - r.rel.length);
+        count = 0;
+      }
+      count++;
+      if (c.value === undefined) this.spillDeleted.add(store);
+    }
+    if (prefix !== undefined) this.spillStores.set(store, (this.spillStores.get(store) ?? 0) + count);
     spill.addRun(sorted);
     this.spill = spill;
     this.live.reset(spill);
@@ -392,6 +416,7 @@ export class CommitStore {
       this.spill?.close();
       this.spill = undefined;
       this.spillDeleted.clear();
+      this.spillStores.clear();
       this.height = height;
       this.appHash = appHash;
       if (firstBlock) this.first = height;
@@ -638,3 +663,9 @@ function spillDir(dir: string): string {
 
 /** The state before the first block. */
 const EMPTY_STORE: KVStore = readOnly(new MemKVStore());
+
+function hasPrefix(key: Bytes, prefix: Bytes): boolean {
+  if (key.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
+  return true;
+}

@@ -24,6 +24,7 @@ import {
   multistoreRoot,
   OpsCollector,
   type BatchSink,
+  type RemoteSortedBuild,
   type SortedBuild,
   type StoreRoot,
 } from '@chain/iavl';
@@ -80,7 +81,7 @@ export class Commitment {
   /** mounted stores, ordered by flat key prefix (the order their keys have in the flat key space) */
   private stores: Mounted[];
   private readonly byName = new Map<string, Mounted>();
-  private staged: { height: number; fresh: string[]; hash: Bytes; builds?: SortedBuild[] } | undefined;
+  private staged: { height: number; fresh: string[]; hash: Bytes; builds?: (SortedBuild | RemoteSortedBuild)[] } | undefined;
   /** deletes of node records written for a version that was then discarded (see collectGarbage) */
   private garbage: OpsCollector | undefined;
   /** stores mounted by the block being staged */
@@ -169,7 +170,9 @@ export class Commitment {
    * inserting the merged entries in key order into empty trees does (what the SDK's first commit does), by a sorted
    * build that writes each finished node as it goes: the nodes go to the database in batches of their own (garbage
    * until a block refers to them), the roots and the mounted list into `sink` (null: hash only). Returns the app hash;
-   * follow with `commitStaged()` or `discardStaged()` as after `stage`.
+   * follow with `commitStaged()` or `discardStaged()` as after `stage`. The trees of the stores in `onWorker` are built
+   * on worker threads (`IavlTree.beginSortedOnWorker`; not for a hash-only build): this thread merges, writes the flat
+   * state and packs their entries while the other cores hash and encode their nodes.
    */
   async stageFromFlat(
     height: number,
@@ -178,20 +181,35 @@ export class Commitment {
     flat: AsyncIterable<readonly (readonly [Bytes, Bytes])[]>,
     alsoMount: Iterable<string> = [],
     onEntries?: (n: number) => void,
+    onWorker: ReadonlySet<string> = new Set(),
   ): Promise<Bytes> {
     if (this.staged !== undefined) throw new Error('commitment: a block is already staged');
     if (this.stores.length > 0) throw new Error('commitment: a build from the flat state needs a store without trees');
     this.fresh = [];
     const records = sink === null ? null : new RecordWriter(this.db);
-    const builds: SortedBuild[] = [];
-    let cur: { m: Mounted; b: SortedBuild } | undefined;
+    const builds: (SortedBuild | RemoteSortedBuild)[] = [];
+    // worker builds finishing while the next stores stream (each resolves once its records are in `records`)
+    const finishing: Promise<unknown>[] = [];
+    let cur: { m: Mounted; b: SortedBuild } | { m: Mounted; b: RemoteSortedBuild; remote: true } | undefined;
+    const finishCur = (): void => {
+      if (cur === undefined) return;
+      if ('remote' in cur) {
+        const p = cur.b.finish();
+        p.catch(() => undefined); // awaited below
+        finishing.push(p);
+      } else cur.b.finish();
+      cur = undefined;
+    };
     const into = async (key: Bytes): Promise<Bytes> => {
       if (cur !== undefined && key.length > cur.m.prefix.length && startsWith(key, cur.m.prefix)) return key.subarray(cur.m.prefix.length);
       const r = this.route(key);
-      if (cur !== undefined) cur.b.finish();
+      finishCur();
       const m = this.byName.get(r.store) ?? (await this.mount(r.store, height));
       if (m.tree.version !== 0 || m.tree.dirty) throw new Error(`commitment: store ${m.name} is not empty`);
-      cur = { m, b: m.tree.beginSorted(records) };
+      if (records !== null && onWorker.has(r.store)) {
+        const b = m.tree.beginSortedOnWorker(records);
+        cur = { m, b, remote: true };
+      } else cur = { m, b: m.tree.beginSorted(records) };
       builds.push(cur.b);
       return r.rel;
     };
@@ -208,9 +226,12 @@ export class Commitment {
           }
           let value: Bytes | undefined = v;
           if (i < n && compareBytes(changes[i]!.key, k) === 0) value = changes[i++]!.value;
-          const rel = await into(k);
+          // (the common case, a key of the current store, without an await per entry)
+          const p = cur?.m.prefix;
+          const rel = p !== undefined && k.length > p.length && startsWith(k, p) ? k.subarray(p.length) : await into(k);
           if (value !== undefined) cur!.b.add(rel, value);
         }
+        if (cur !== undefined && 'remote' in cur) await cur.b.pump();
         if (records !== null && records.bytes >= RECORD_BATCH_BYTES) await records.flush();
         onEntries?.(entries.length);
       }
@@ -219,8 +240,7 @@ export class Commitment {
         const rel = await into(c.key);
         if (c.value !== undefined) cur!.b.add(rel, c.value);
       }
-      if (cur !== undefined) cur.b.finish();
-      cur = undefined;
+      finishCur();
       // stores the genesis only deleted from are mounted too (empty), as a block that deletes mounts them
       for (const name of alsoMount) {
         if (this.byName.has(name)) continue;
@@ -229,8 +249,10 @@ export class Commitment {
         builds.push(b);
         b.finish();
       }
+      await Promise.all(finishing);
       if (records !== null) await records.drain();
     } catch (e) {
+      for (const b of builds) if ('pump' in b) b.abort();
       await records?.close();
       for (const s of this.stores) s.tree.discardStaged();
       for (const b of builds) if (records !== null) b.deleteRecords(this.garbageSink());

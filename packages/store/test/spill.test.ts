@@ -44,10 +44,10 @@ describe('CommitStore: a genesis moved to disk before the first block', function
   this.timeout(60_000);
   const dirs: ReturnType<typeof tempDir>[] = [];
   const open: CommitStore[] = [];
-  async function fresh(): Promise<{ store: CommitStore; dir: string }> {
+  async function fresh(workerBuildEntries?: number): Promise<{ store: CommitStore; dir: string }> {
     const t = tempDir('spill');
     dirs.push(t);
-    const store = await CommitStore.open(t.dir, { stateCacheSize: 64 });
+    const store = await CommitStore.open(t.dir, { stateCacheSize: 64, workerBuildEntries });
     open.push(store);
     return { store, dir: t.dir };
   }
@@ -57,7 +57,9 @@ describe('CommitStore: a genesis moved to disk before the first block', function
   });
 
   for (const seed of [1, 2, 3, 4]) {
-    it(`seed ${seed}: reads and iteration see the moved state; the first block and later ones give the in-memory path's app hashes`, async () => {
+    // seeds 3 and 4 build every store's tree on a worker thread (IavlTree.beginSortedOnWorker)
+    const onWorkers = seed >= 3;
+    it(`seed ${seed}: reads and iteration see the moved state; the first block and later ones give the in-memory path's app hashes${onWorkers ? ' (trees built on worker threads)' : ''}`, async () => {
       const r = rng(seed);
       // the genesis: three moves (later ones overwrite and delete earlier keys), then the first block's own changes
       const moves = [randomWrites(r, 400), randomWrites(r, 300), randomWrites(r, 200)];
@@ -70,7 +72,7 @@ describe('CommitStore: a genesis moved to disk before the first block', function
       apply(merged, block1);
       const hashA = await a.commit(1, toChanges(merged));
 
-      const b = (await fresh()).store;
+      const b = (await fresh(onWorkers ? 1 : undefined)).store;
       for (const mv of moves) await b.spillGenesis(mv);
       expect(b.spilledGenesis).to.equal(moves.reduce((n, mv) => n + mv.length, 0));
       // the moved state, as a state in memory shows it: point reads and iteration (both directions, ranges)
@@ -116,7 +118,7 @@ describe('CommitStore: a genesis moved to disk before the first block', function
     });
   }
 
-  it('a genesis of 300,000 entries: the flat state and the tree records go in several batches, one written while the next is built', async () => {
+  it('a genesis of 300,000 entries: the flat state and the tree records go in several batches, one written while the next is built (acc, ~250k entries, built on a worker thread)', async () => {
     const r = rng(17);
     const moves: Change[][] = [];
     const all = new Map<string, Uint8Array | null>();
