@@ -9,7 +9,7 @@ import { createTxFromRLP } from '@ethereumjs/tx';
 import type { AccessList2930Tx, FeeMarket1559Tx, LegacyTx } from '@ethereumjs/tx';
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
 import type { ProtoRegistry } from '@chain/codec';
-import { keccak256, toBech32, toChecksumAddress } from '@chain/crypto';
+import { keccak256, sharedVerifyPool, toBech32, toChecksumAddress } from '@chain/crypto';
 import { EvmErrors } from './errors.js';
 import { commonFor } from './crypto.js';
 import { EVM_DENOM, EXTENSION_OPTION_ETH_TX, MSG_ETHEREUM_TX } from './keys.js';
@@ -123,6 +123,26 @@ export function decodeEthTx(raw: Uint8Array, chainId: bigint, opts: DecodeOption
 }
 
 function decodeUncached(raw: Uint8Array, chainId: bigint, allowUnprotected: boolean): EthTx {
+  const parsed = parseEthTx(raw, chainId, allowUnprotected);
+  let sender: Uint8Array;
+  try {
+    sender = keccak256(parsed.tx.getSenderPublicKey()).subarray(12);
+  } catch (e) {
+    throw EvmErrors.InvalidSignature.wrap((e as Error).message.replace(/ \(tx type=.*$/s, ''));
+  }
+  return withSender(parsed, sender);
+}
+
+interface ParsedEthTx {
+  readonly raw: Uint8Array;
+  readonly tx: SupportedTx;
+  readonly chainId: bigint;
+  /** the chain id the signature commits to (undefined: an unprotected legacy tx) */
+  readonly claimed: bigint | undefined;
+}
+
+/** Everything of decodeUncached before the sender recovery: the same checks and errors. */
+function parseEthTx(raw: Uint8Array, chainId: bigint, allowUnprotected: boolean): ParsedEthTx {
   const claimed = claimedChainId(raw);
   if (claimed.chainId === undefined && !allowUnprotected) throw EvmErrors.UnprotectedTx.wrap(UNPROTECTED);
   if (claimed.chainId !== undefined && claimed.chainId !== chainId) throw EvmErrors.InvalidChainId.wrap(`transaction chain id ${claimed.chainId} does not match the chain's ${chainId}`);
@@ -133,16 +153,15 @@ function decodeUncached(raw: Uint8Array, chainId: bigint, allowUnprotected: bool
     throw EvmErrors.InvalidTx.wrap((e as Error).message.replace(/ \(tx type=.*$/s, ''));
   }
   if (!tx.isSigned()) throw EvmErrors.InvalidSignature.wrap('transaction is not signed');
+  return { raw, tx, chainId, claimed: claimed.chainId };
+}
+
+function withSender(p: ParsedEthTx, sender: Uint8Array): EthTx {
+  const { raw, tx, chainId } = p;
   // The strict decoder (canonical RLP, no leading zeros, no trailing bytes) makes `raw` the tx's own
   // serialization, so its hash is keccak(raw) without re-encoding; the sender is keccak(pubkey)[12:].
   const hash = keccak256(raw);
   const hashHex = bytesToHex(hash);
-  let sender: Uint8Array;
-  try {
-    sender = keccak256(tx.getSenderPublicKey()).subarray(12);
-  } catch (e) {
-    throw EvmErrors.InvalidSignature.wrap((e as Error).message.replace(/ \(tx type=.*$/s, ''));
-  }
   const intrinsicGas = tx.getIntrinsicGas();
   const minGasLimit = tx.getMinimumGasLimit();
   const is1559 = tx.type === 2;
@@ -164,8 +183,53 @@ function decodeUncached(raw: Uint8Array, chainId: bigint, allowUnprotected: bool
     intrinsicGas,
     floorGas: minGasLimit > intrinsicGas ? minGasLimit : 0n,
     minGasLimit,
-    protected: claimed.chainId !== undefined,
+    protected: p.claimed !== undefined,
   };
+}
+
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/**
+ * The sender recovery of `decodeEthTx` on the verification pool's worker threads, ahead of the wrap and CheckTx
+ * (eth_sendRawTransaction): when the tx decodes and its signature is in the form the decoder accepts (recovery id
+ * 0/1 from `v` as the tx type and chain id give it, 0 < r < n, 0 < s <= n/2), the key recovered there gives the
+ * sender and the decoded tx goes into the cache that `decodeEthTx` reads. Anything else (no pool, a bad or
+ * malformed tx, no key) is left to `decodeEthTx`, which decodes on this thread and reports the error. Never throws.
+ */
+export async function precheckEthTx(raw: Uint8Array, chainId: bigint): Promise<void> {
+  const pool = sharedVerifyPool();
+  if (pool === undefined || raw.length > decodedTxs.maxTxBytes) return;
+  const key = cacheKey(raw, chainId);
+  if (decodedTxs.get(key) !== undefined) return;
+  let parsed: ParsedEthTx;
+  let digest: Uint8Array;
+  let recovery: bigint;
+  let r: bigint;
+  let s: bigint;
+  try {
+    // unprotected txs decode here too: the cache keeps `protected`, which decodeEthTx checks on every read
+    parsed = parseEthTx(raw.slice(), chainId, true);
+    const tx = parsed.tx;
+    if (tx.v === undefined || tx.r === undefined || tx.s === undefined) return;
+    r = tx.r;
+    s = tx.s;
+    const v = tx.v;
+    recovery = tx.type !== 0 ? v : parsed.claimed === undefined ? v - 27n : v - (chainId * 2n + 35n);
+    if ((recovery !== 0n && recovery !== 1n) || r <= 0n || r >= SECP256K1_N || s <= 0n || s > SECP256K1_N / 2n) return;
+    digest = tx.getHashedMessageToSign();
+  } catch {
+    return;
+  }
+  const sig = new Uint8Array(64);
+  sig.set(bigToBytes32(r), 0);
+  sig.set(bigToBytes32(s), 32);
+  const [pub] = await pool.recover([{ digest, sig, recovery: Number(recovery) }]);
+  if (pub === undefined || decodedTxs.get(key) !== undefined) return;
+  decodedTxs.set(key, withSender(parsed, keccak256(pub.subarray(1)).subarray(12)));
+}
+
+function bigToBytes32(n: bigint): Uint8Array {
+  return Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
 }
 
 /** min(feeCap, baseFee + tipCap): what one unit of gas costs the sender in a block with `baseFee`. */

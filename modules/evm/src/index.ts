@@ -40,7 +40,7 @@ export {
 } from './trace.js';
 export type { TracerOptions, ResultTracer, TracedTx } from './trace.js';
 export { EvmRpcAdapter, evmRpcAdapter, type EvmRpcAdapterOptions } from './rpc-adapter.js';
-export { decodeEthTx, effectiveGasPrice, hexAddress, wrapEthereumTx, revertReason } from './ethtx.js';
+export { decodeEthTx, effectiveGasPrice, hexAddress, precheckEthTx, wrapEthereumTx, revertReason } from './ethtx.js';
 export type { EthTx, WrapOptions, WrappedEthTx } from './ethtx.js';
 export { ContextStateManager, CodeCache } from './statedb.js';
 export type { StateManagerDeps } from './statedb.js';

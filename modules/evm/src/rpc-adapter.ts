@@ -11,7 +11,7 @@ import { createAccessList } from './access-list.js';
 import type { AccessListResult } from './access-list.js';
 import { parseEip155ChainId } from './crypto.js';
 import { EvmErrors } from './errors.js';
-import { decodeEthTx, effectiveGasPrice, revertReason, wrapEthereumTx } from './ethtx.js';
+import { decodeEthTx, effectiveGasPrice, precheckEthTx, revertReason, wrapEthereumTx } from './ethtx.js';
 import type { EthTx } from './ethtx.js';
 import { Query } from './gen/chain/evm/v1.js';
 import type { EvmKeeper } from './keeper.js';
@@ -57,6 +57,10 @@ export class EvmRpcAdapter {
 
   effectiveGasPrice(tx: Pick<EthTx, 'gasFeeCap' | 'gasTipCap'>, baseFee: bigint): bigint {
     return effectiveGasPrice(tx, baseFee);
+  }
+
+  precheckTx(raw: Uint8Array, chainId: bigint): Promise<void> {
+    return precheckEthTx(raw, chainId);
   }
 
   wrapTx(raw: Uint8Array, opts: { readonly chainId: bigint; readonly allowUnprotected: boolean }): { readonly tx: Uint8Array; readonly ethHash: Uint8Array; readonly decoded: EthTx } {

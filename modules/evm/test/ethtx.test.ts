@@ -5,10 +5,12 @@
 import { expect } from 'chai';
 import { createCustomCommon, Hardfork, Mainnet } from '@ethereumjs/common';
 import { paramsEVM } from '@ethereumjs/evm';
-import { createTxFromRLP } from '@ethereumjs/tx';
+import { createLegacyTx, createTxFromRLP } from '@ethereumjs/tx';
 import type { AccessList } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import { commonFor, decodeEthTx } from '../src/index.js';
+import { RLP } from '@ethereumjs/rlp';
+import { sharedVerifyPool } from '@chain/crypto';
+import { commonFor, decodeEthTx, precheckEthTx } from '../src/index.js';
 import { ETH_CHAIN_ID, ethKey, signEthTx } from './helpers.js';
 
 const reference = createCustomCommon({ chainId: Number(ETH_CHAIN_ID) }, Mainnet, { hardfork: Hardfork.Prague });
@@ -74,3 +76,62 @@ describe('decodeEthTx', () => {
     expect(decodeEthTx(raw, ETH_CHAIN_ID).intrinsicGas).to.equal(21_000n + 48n + 12n);
   });
 });
+
+describe('precheckEthTx (the sender recovered on the verification pool)', () => {
+  const SECP_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+  const alice = ethKey(0);
+  const strip = (d: ReturnType<typeof decodeEthTx>): Record<string, unknown> => ({ ...d, raw: bytesToHex(d.raw), hash: bytesToHex(d.hash), sender: bytesToHex(d.sender) });
+
+  it('puts in the cache what decodeEthTx decodes (all tx types, an unprotected legacy tx), recovered on a worker', async () => {
+    const pool = sharedVerifyPool();
+    expect(pool, 'the native secp256k1 binding and workers').to.not.equal(undefined);
+    const homestead = createCustomCommon({ chainId: Number(ETH_CHAIN_ID) }, Mainnet, { hardfork: Hardfork.Homestead });
+    const raws = [
+      ...([0, 1, 2] as const).map((type, i) => signEthTx(alice, { type, nonce: 100n + BigInt(i), to: ethKey(1).addr, value: 3n })),
+      ...([0, 1, 2] as const).map((type, i) => signEthTx(ethKey(4), { type, nonce: 200n + BigInt(i), data: Uint8Array.of(1, 2) })),
+      createLegacyTx({ nonce: 300n, gasLimit: 21_000n, gasPrice: 10n ** 10n, to: ethKey(9).addr, value: 1n }, { common: homestead }).sign(alice.priv).serialize(),
+    ];
+    const before = pool!.checks;
+    for (const raw of raws) {
+      await precheckEthTx(raw, ETH_CHAIN_ID);
+      const cached = decodeEthTx(raw, ETH_CHAIN_ID, { allowUnprotected: true });
+      // the same as an independent decoding on this thread
+      const ref = createTxFromRLP(raw, { common: reference });
+      expect(bytesToHex(cached.sender)).to.equal(ref.getSenderAddress().toString());
+      expect(cached.hashHex).to.equal(bytesToHex(ref.hash()));
+      // and decodeEthTx answers it from the cache (the same object), with its checks: unprotected still refused
+      expect(decodeEthTx(raw.slice(), ETH_CHAIN_ID, { allowUnprotected: true })).to.equal(cached);
+      expect(strip(cached)).to.deep.equal(strip({ ...cached, ...createTxFromRLPFields(raw) }));
+    }
+    expect(pool!.checks - before).to.equal(raws.length);
+    expect(() => decodeEthTx(raws[raws.length - 1]!, ETH_CHAIN_ID)).to.throw(/EIP-155/);
+  });
+
+  it('leaves bad txs to decodeEthTx (its errors): high s, another chain, garbage; caches nothing for them', async () => {
+    const raw = signEthTx(alice, { type: 2, nonce: 400n, to: ethKey(1).addr });
+    const tx = createTxFromRLP(raw, { common: commonFor(ETH_CHAIN_ID) });
+    // the malleated twin (s -> n - s, parity flipped) recovers to the same key, but the decoder refuses a high s
+    const fields = (tx as unknown as { raw(): Uint8Array[] }).raw();
+    const s = BigInt(bytesToHex(fields[11]!));
+    const hiS = createTxFromRLPWith(raw, SECP_N - s, fields[9]![0] === 1 ? 0 : 1);
+    for (const bad of [hiS, signEthTx(alice, { type: 2, nonce: 401n, chainId: 1n }), Uint8Array.of(2, 0xc0)]) {
+      await precheckEthTx(bad, ETH_CHAIN_ID);
+      expect(() => decodeEthTx(bad, ETH_CHAIN_ID)).to.throw();
+    }
+  });
+});
+
+/** The fields decodeEthTx derives without the signature, decoded on this thread (for the comparison above). */
+function createTxFromRLPFields(raw: Uint8Array): Record<string, unknown> {
+  const tx = createTxFromRLP(raw, { common: commonFor(ETH_CHAIN_ID) });
+  return { nonce: tx.nonce, gasLimit: tx.gasLimit, value: tx.value, intrinsicGas: tx.getIntrinsicGas(), type: tx.type };
+}
+
+/** A 1559 tx with its s and y parity replaced (RLP re-encoded). */
+function createTxFromRLPWith(raw: Uint8Array, s: bigint, yParity: number): Uint8Array {
+  const tx = createTxFromRLP(raw, { common: commonFor(ETH_CHAIN_ID) });
+  const f = (tx as unknown as { raw(): Uint8Array[] }).raw();
+  f[9] = yParity === 0 ? new Uint8Array() : Uint8Array.of(1);
+  f[11] = Buffer.from(s.toString(16).padStart(64, '0'), 'hex');
+  return Uint8Array.from([2, ...RLP.encode(f)]);
+}

@@ -14,4 +14,4 @@ export {
   ETH_ZERO_HASH, ETH_EMPTY_ROOT, ETH_EMPTY_UNCLES, ETH_EMPTY_REQUESTS_HASH, ETH_ZERO_NONCE,
 } from './eth-block.js';
 export type { ReceiptLog, EthHeaderFields } from './eth-block.js';
-export { VerifyPool, sharedVerifyPool, type VerifyItem } from './verify-pool.js';
+export { VerifyPool, sharedVerifyPool, type VerifyItem, type RecoverItem } from './verify-pool.js';

@@ -19,37 +19,63 @@ export interface VerifyItem {
   readonly sig: Uint8Array;
 }
 
-// Runs in the worker (plain CommonJS: workers do not get the TypeScript loader). A batch is packed as
-// n × (u8 key length, key, digest 32, sig 64); the answer is n bytes of 0/1.
+/** One public key recovery (an Ethereum tx's sender): the key that made the signature `sig` (r || s) of `digest`. */
+export interface RecoverItem {
+  readonly digest: Uint8Array;
+  /** r || s, 64 bytes */
+  readonly sig: Uint8Array;
+  /** the recovery id, 0 or 1 */
+  readonly recovery: number;
+}
+
+type Kind = 'verify' | 'recover';
+
+// Runs in the worker (plain CommonJS: workers do not get the TypeScript loader). A verify batch is packed as
+// n × (u8 key length, key, digest 32, sig 64), answered by n bytes of 0/1; a recover batch as n × (u8 recovery id,
+// digest 32, sig 64), answered by n × 65 bytes (the uncompressed key, or 65 zero bytes when there is none).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const secp = require(workerData.secpPath);
-parentPort.on('message', ({ id, n, buf }) => {
-  const out = new Uint8Array(n);
+parentPort.on('message', ({ id, kind, n, buf }) => {
+  let out;
   let off = 0;
-  for (let i = 0; i < n; i++) {
-    const kl = buf[off];
-    const key = buf.subarray(off + 1, off + 1 + kl);
-    const digest = buf.subarray(off + 1 + kl, off + 33 + kl);
-    const sig = buf.subarray(off + 33 + kl, off + 97 + kl);
-    off += 97 + kl;
-    try { out[i] = secp.ecdsaVerify(sig, digest, key) ? 1 : 0; } catch { out[i] = 0; }
+  if (kind === 'recover') {
+    out = new Uint8Array(65 * n);
+    for (let i = 0; i < n; i++) {
+      const rec = buf[off];
+      const digest = buf.subarray(off + 1, off + 33);
+      const sig = buf.subarray(off + 33, off + 97);
+      off += 97;
+      try { out.set(secp.ecdsaRecover(sig, rec, digest, false), 65 * i); } catch {}
+    }
+  } else {
+    out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const kl = buf[off];
+      const key = buf.subarray(off + 1, off + 1 + kl);
+      const digest = buf.subarray(off + 1 + kl, off + 33 + kl);
+      const sig = buf.subarray(off + 33 + kl, off + 97 + kl);
+      off += 97 + kl;
+      try { out[i] = secp.ecdsaVerify(sig, digest, key) ? 1 : 0; } catch { out[i] = 0; }
+    }
   }
   parentPort.postMessage({ id, out }, [out.buffer]);
 });
 `;
 
 interface Pending {
-  readonly items: VerifyItem[];
-  readonly resolve: (ok: boolean[]) => void;
-  /** the answers so far (false until a worker says otherwise) */
-  out: boolean[];
+  readonly kind: Kind;
+  readonly items: (VerifyItem | RecoverItem)[];
+  readonly resolve: (out: (boolean | Uint8Array | undefined)[]) => void;
+  /** the answers so far (false / undefined until a worker says otherwise) */
+  out: (boolean | Uint8Array | undefined)[];
   /** parts (worker messages) not answered yet */
   remaining: number;
   done: boolean;
 }
 
 interface Batch {
+  readonly kind: Kind;
   readonly parts: { pending: Pending; from: number; to: number }[];
 }
 
@@ -112,8 +138,22 @@ export class VerifyPool {
   verify(items: readonly VerifyItem[]): Promise<boolean[]> {
     if (items.length === 0) return Promise.resolve([]);
     if (!this.available) return Promise.resolve(items.map(() => false));
+    return this.enqueue('verify', items, false) as Promise<boolean[]>;
+  }
+
+  /**
+   * Recovers the public keys (65-byte uncompressed) that made the signatures; undefined where there is none, for
+   * malformed input and when the pool failed, so a caller must then recover on its own thread (and report the error).
+   */
+  recover(items: readonly RecoverItem[]): Promise<(Uint8Array | undefined)[]> {
+    if (items.length === 0) return Promise.resolve([]);
+    if (!this.available) return Promise.resolve(items.map(() => undefined));
+    return this.enqueue('recover', items, undefined) as Promise<(Uint8Array | undefined)[]>;
+  }
+
+  private enqueue(kind: Kind, items: readonly (VerifyItem | RecoverItem)[], none: false | undefined): Promise<(boolean | Uint8Array | undefined)[]> {
     return new Promise((resolve) => {
-      this.queue.push({ items: [...items], resolve, out: new Array<boolean>(items.length).fill(false), remaining: 0, done: false });
+      this.queue.push({ kind, items: [...items], resolve, out: new Array<boolean | undefined>(items.length).fill(none), remaining: 0, done: false });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -137,14 +177,19 @@ export class VerifyPool {
       for (const p of queue) settle(p);
       return;
     }
-    // split the queued checks evenly over the workers, keeping each request's answers together
+    for (const kind of ['verify', 'recover'] as const) this.split(kind, queue.filter((p) => p.kind === kind));
+  }
+
+  /** Splits the queued requests of one kind evenly over the workers, keeping each request's answers together. */
+  private split(kind: Kind, queue: Pending[]): void {
+    if (queue.length === 0) return;
     const total = queue.reduce((n, p) => n + p.items.length, 0);
     const per = Math.ceil(total / this.workers.length);
-    let batch: Batch = { parts: [] };
+    let batch: Batch = { kind, parts: [] };
     let count = 0;
     const send = (): void => {
       if (batch.parts.length > 0) this.send(batch);
-      batch = { parts: [] };
+      batch = { kind, parts: [] };
       count = 0;
     };
     for (const p of queue) {
@@ -162,18 +207,29 @@ export class VerifyPool {
   }
 
   private send(batch: Batch): void {
+    const recover = batch.kind === 'recover';
     let size = 0;
     let n = 0;
     for (const part of batch.parts) {
-      for (let i = part.from; i < part.to; i++) size += 97 + part.pending.items[i]!.pubkey.length;
+      for (let i = part.from; i < part.to; i++) size += 97 + (recover ? 0 : (part.pending.items[i] as VerifyItem).pubkey.length);
       n += part.to - part.from;
     }
     const buf = new Uint8Array(size);
     let off = 0;
     for (const part of batch.parts) {
       for (let i = part.from; i < part.to; i++) {
-        const it = part.pending.items[i]!;
-        // malformed lengths are answered false without a worker check
+        // malformed lengths are answered false / undefined without a worker check
+        if (recover) {
+          const it = part.pending.items[i] as RecoverItem;
+          if (wellFormed(it)) {
+            buf[off] = it.recovery;
+            buf.set(it.digest, off + 1);
+            buf.set(it.sig, off + 33);
+          }
+          off += 97;
+          continue;
+        }
+        const it = part.pending.items[i] as VerifyItem;
         const ok = it.digest.length === 32 && it.sig.length === 64 && (it.pubkey.length === 33 || it.pubkey.length === 65);
         buf[off] = it.pubkey.length;
         buf.set(it.pubkey, off + 1);
@@ -189,7 +245,7 @@ export class VerifyPool {
     this.next = (this.next + 1) % this.workers.length;
     this.inflight.set(id, { batch, worker });
     if (this.busy[worker]!++ === 0) this.workers[worker]!.ref();
-    this.workers[worker]!.postMessage({ id, n, buf }, [buf.buffer]);
+    this.workers[worker]!.postMessage({ id, kind: batch.kind, n, buf }, [buf.buffer]);
   }
 
   private onAnswer(id: number, out: Uint8Array): void {
@@ -197,14 +253,19 @@ export class VerifyPool {
     if (f === undefined) return;
     this.inflight.delete(id);
     if (--this.busy[f.worker]! === 0) this.workers[f.worker]!.unref();
-    this.answered += out.length;
+    this.answered += f.batch.kind === 'recover' ? out.length / 65 : out.length;
     let k = 0;
+    const recover = f.batch.kind === 'recover';
     for (const part of f.batch.parts) {
       const p = part.pending;
       for (let i = part.from; i < part.to; i++, k++) {
-        const it = p.items[i]!;
-        const wellFormed = it.digest.length === 32 && it.sig.length === 64;
-        p.out[i] = wellFormed && out[k] === 1;
+        if (recover) {
+          const it = p.items[i] as RecoverItem;
+          p.out[i] = wellFormed(it) && out[65 * k] === 4 ? out.slice(65 * k, 65 * k + 65) : undefined;
+        } else {
+          const it = p.items[i] as VerifyItem;
+          p.out[i] = it.digest.length === 32 && it.sig.length === 64 && out[k] === 1;
+        }
       }
       if (--p.remaining === 0) settle(p);
     }
@@ -220,6 +281,10 @@ export class VerifyPool {
     for (const p of this.queue) settle(p);
     this.queue = [];
   }
+}
+
+function wellFormed(it: RecoverItem): boolean {
+  return it.digest.length === 32 && it.sig.length === 64 && (it.recovery === 0 || it.recovery === 1);
 }
 
 let shared: VerifyPool | null | undefined;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { VerifyPool, sha256, signSecp256k1Digest, secp256k1PublicKey, uncompressSecp256k1, verifySecp256k1Digest, type VerifyItem } from '../src/index.js';
+import { VerifyPool, recoverSecp256k1, sha256, signSecp256k1Digest, secp256k1PublicKey, uncompressSecp256k1, verifySecp256k1Digest, type RecoverItem, type VerifyItem } from '../src/index.js';
 
 const SECP_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -43,6 +43,30 @@ describe('VerifyPool (secp256k1 on worker threads)', () => {
     const got = await Promise.all([pool.verify(items.slice(0, 100)), pool.verify(items.slice(100, 101)), pool.verify(items.slice(101))]);
     expect(got.flat()).to.deep.equal(want);
     expect(await pool.verify([])).to.deep.equal([]);
+  });
+
+  it('recovers keys as recoverSecp256k1 (Ethereum senders), undefined for malformed input, with verifications in the same turn', async () => {
+    const items: RecoverItem[] = [];
+    const want: (string | undefined)[] = [];
+    for (let i = 0; i < 120; i++) {
+      const priv = sha256(new TextEncoder().encode(`key ${i % 5}`));
+      const digest = sha256(new TextEncoder().encode(`msg ${i}`));
+      const sig = signSecp256k1Digest(priv, digest);
+      const pub = Buffer.from(uncompressSecp256k1(secp256k1PublicKey(priv))).toString('hex');
+      const recovery = Buffer.from(recoverSecp256k1(sig, 0, digest)).toString('hex') === pub ? 0 : 1;
+      switch (i % 4) {
+        case 0: items.push({ digest, sig, recovery }); want.push(pub); break;
+        case 1: items.push({ digest, sig, recovery: 1 - recovery }); want.push(Buffer.from(recoverSecp256k1(sig, 1 - recovery, digest)).toString('hex')); break; // another key
+        case 2: items.push({ digest, sig, recovery: 2 }); want.push(undefined); break; // malformed recovery id
+        default: items.push({ digest, sig: sig.subarray(0, 60), recovery }); want.push(undefined); // malformed signature
+      }
+    }
+    const priv = sha256(new TextEncoder().encode('v'));
+    const digest = sha256(new TextEncoder().encode('m'));
+    const [a, b, v] = await Promise.all([pool.recover(items.slice(0, 50)), pool.recover(items.slice(50)), pool.verify([{ pubkey: secp256k1PublicKey(priv), digest, sig: signSecp256k1Digest(priv, digest) }])]);
+    expect([...a, ...b].map((k) => k && Buffer.from(k).toString('hex'))).to.deep.equal(want);
+    expect(v).to.deep.equal([true]);
+    expect(await pool.recover([])).to.deep.equal([]);
   });
 
   it('answers false for everything once closed (callers then verify on the main thread)', async () => {

@@ -85,6 +85,11 @@ export interface EthereumExecution {
   decodeTx(raw: Uint8Array, chainId: bigint, opts: { readonly allowUnprotected: boolean }): EthTxView;
   /** The gas price a tx pays at a base fee. */
   effectiveGasPrice(tx: EthTxView, baseFee: bigint): bigint;
+  /**
+   * Optional: work on a raw tx that can run ahead of `wrapTx` off the event loop (the sender's recovery on worker
+   * threads), whose result `wrapTx` then reuses. Never throws: errors are `wrapTx`'s to report.
+   */
+  precheckTx?(raw: Uint8Array, chainId: bigint): Promise<void>;
   /** Wraps a signed Ethereum tx into the Cosmos tx the chain executes (what eth_sendRawTransaction broadcasts). */
   wrapTx(raw: Uint8Array, opts: { readonly chainId: bigint; readonly allowUnprotected: boolean }): {
     readonly tx: Uint8Array;

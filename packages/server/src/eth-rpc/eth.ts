@@ -180,6 +180,8 @@ export const ethMethods: Record<string, Handler> = {
     // as Ethermint: an unprotected tx passes the RPC when the node (allow-unprotected-txs) or the chain
     // (the evm param, which the ante handler then applies) allows it; the param is read only for such txs
     const { execution } = backend;
+    // the sender's key is recovered on a worker thread meanwhile (the wrap, CheckTx and the block reuse it)
+    if (execution.precheckTx !== undefined) await execution.precheckTx(raw, backend.chainId);
     const wrap = (allowUnprotected: boolean): ReturnType<typeof execution.wrapTx> =>
       execution.wrapTx(raw, { chainId: backend.chainId, allowUnprotected });
     let wrapped;
