@@ -80,7 +80,7 @@ export async function runNodeCommand(argv: readonly string[]): Promise<void> {
     case 'version':
       if (args.flags.long === true) {
         const runs = RUNS_FROM === 'compiled' ? 'compiled (npm run build)' : 'TypeScript sources through tsx (npm run build compiles them)';
-        process.stdout.write(`name: chain\nserver_name: chaind\nversion: ${VERSION}\nruns: ${runs}\nnode: ${process.version}\nmalloc_arena_max: ${process.env.MALLOC_ARENA_MAX ?? 'unset'}\n`);
+        process.stdout.write(`name: chain\nserver_name: chaind\nversion: ${VERSION}\nruns: ${runs}\nnode: ${process.version}\nmalloc_arena_max: ${process.env.MALLOC_ARENA_MAX ?? 'unset'}\nmalloc_trim_threshold: ${process.env.MALLOC_TRIM_THRESHOLD_ ?? 'unset'}\n`);
       } else {
         process.stdout.write(VERSION + '\n');
       }

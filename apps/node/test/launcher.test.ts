@@ -55,7 +55,7 @@ describe('chaind launcher: compiled when the build is current, else the sources'
     else expect(runs).to.match(/^(compiled|TypeScript sources)/);
   });
 
-  it('the npm bin (bin/chaind) runs chaind.mjs with MALLOC_ARENA_MAX=4 unless the environment sets it', () => {
+  it('the npm bin (bin/chaind) runs chaind.mjs with MALLOC_ARENA_MAX=4 and MALLOC_TRIM_THRESHOLD_=131072 unless the environment sets them', () => {
     const long = (env: Record<string, string | undefined>): Record<string, string> => {
       const r = spawnSync(CMD, ['version', '--long'], { encoding: 'utf8', env: { ...process.env, ...env } });
       expect(r.status, r.stderr).to.equal(0);
@@ -63,9 +63,11 @@ describe('chaind launcher: compiled when the build is current, else the sources'
     };
     const env = { ...process.env };
     delete env.MALLOC_ARENA_MAX;
+    delete env.MALLOC_TRIM_THRESHOLD_;
     const r = spawnSync(CMD, ['version', '--long'], { encoding: 'utf8', env });
     expect(r.status, r.stderr).to.equal(0);
-    expect(r.stdout).to.contain('version: 0.1.0').and.to.contain('malloc_arena_max: 4');
+    expect(r.stdout).to.contain('version: 0.1.0').and.to.contain('malloc_arena_max: 4').and.to.contain('malloc_trim_threshold: 131072');
     expect(long({ MALLOC_ARENA_MAX: '2' }).malloc_arena_max).to.equal('2');
+    expect(long({ MALLOC_TRIM_THRESHOLD_: '1048576' }).malloc_trim_threshold).to.equal('1048576');
   });
 });
