@@ -317,10 +317,8 @@ export class Engine {
       // signature checks on worker threads while earlier txs and blocks hold the lock
       try {
         if (this.app.precheckTx) await this.app.precheckTx(raw);
+      } finally {
         await before;
-      } catch (e) {
-        await before;
-        throw e;
       }
       const queued = this.lock.run(() => this.app.checkTx({ tx: raw, type: 'new' }));
       admit();

@@ -500,7 +500,7 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
   wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
     const now = Date.now();
     const c: WsConn = {
-      ws, sock: req.socket as Socket, corked: false, clientId: `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? 0}`,
+      ws, sock: req.socket, corked: false, clientId: `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? 0}`,
       pending: 0, pendingBytes: 0, lastProgress: now, lastSeen: now, lastPing: now, closed: false, waiters: [],
     };
     conns.add(c);
