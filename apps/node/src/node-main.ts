@@ -64,6 +64,11 @@ export async function runNodeCommand(argv: readonly string[]): Promise<void> {
   const args = parseArgs(dashes >= 0 ? argv.slice(0, dashes) : argv);
   const passThrough = dashes >= 0 ? argv.slice(dashes + 1) : [];
   if (dashes >= 0 && args.command !== 'localnet') throw new Error(`'--' passes arguments to localnet nodes only; chaind ${args.command ?? ''} does not take them`);
+  // `chaind start --help`, `chaind dev --help`, ...: the usage, and nothing started or written
+  if (args.flags.help === true) {
+    process.stdout.write((args.command === 'localnet' ? LOCALNET_USAGE : USAGE) + '\n');
+    return;
+  }
   const home = resolve(typeof args.flags.home === 'string' ? args.flags.home : join(homedir(), '.chaind'));
   // the node side (engine, transports, CometBFT) is loaded only by the commands that run it: the client
   // commands and init start faster without it

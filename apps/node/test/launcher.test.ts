@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compiledIsCurrent } from '../bin/compiled.mjs';
@@ -69,5 +69,19 @@ describe('chaind launcher: compiled when the build is current, else the sources'
     expect(r.stdout).to.contain('version: 0.1.0').and.to.contain('malloc_arena_max: 4').and.to.contain('malloc_trim_threshold: 131072');
     expect(long({ MALLOC_ARENA_MAX: '2' }).malloc_arena_max).to.equal('2');
     expect(long({ MALLOC_TRIM_THRESHOLD_: '1048576' }).malloc_trim_threshold).to.equal('1048576');
+  });
+
+  it('--help on a node command prints the usage and starts, creates and writes nothing', () => {
+    const home = mkdtempSync(join(tmpdir(), 'chaind-help-'));
+    try {
+      for (const cmd of ['dev', 'start', 'init', 'export', 'localnet']) {
+        const r = spawnSync(CMD, [cmd, '--help', '--home', join(home, cmd)], { encoding: 'utf8', timeout: 20_000 });
+        expect(r.status, `${cmd}: ${r.stderr}`).to.equal(0);
+        expect(r.stdout, cmd).to.contain(cmd === 'localnet' ? 'chaind localnet start --home DIR' : 'chaind dev');
+        expect(existsSync(join(home, cmd)), cmd).to.equal(false);
+      }
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
