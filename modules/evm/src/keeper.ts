@@ -5,7 +5,7 @@
 import { Context, InfiniteGasMeter } from '@chain/app';
 import type { BlockInfo } from '@chain/app';
 import type { ProtoRegistry } from '@chain/codec';
-import { addToBloom, encodeReceipt, ethHeaderHash, ethStateRoot, fromUtf8, keccak256, orderedTrieRoot, toHex, utf8, ETH_ZERO_HASH } from '@chain/crypto';
+import { addToBloom, encodeReceiptBytes, ethHeaderHash, ethStateRoot, fromUtf8, keccak256, orderedTrieRoot, toHex, utf8, ETH_ZERO_HASH } from '@chain/crypto';
 import type { EthHeaderFields } from '@chain/crypto';
 import { prefixEnd } from '@chain/store';
 import type { EvmAccountKeeper, EvmBankKeeper } from './expected-keepers.js';
@@ -371,13 +371,15 @@ export class EvmKeeper {
     const firstLogIndex = t.logCount;
     t.logCount += logs.length;
     t.gasUsed += gasUsed;
+    // the receipt's bloom, also OR-ed into the block's
+    const bloom = new Uint8Array(256);
     for (const [address, topics] of logs) {
-      addToBloom(t.bloom, address);
-      for (const topic of topics) addToBloom(t.bloom, topic);
+      addToBloom(bloom, address);
+      for (const topic of topics) addToBloom(bloom, topic);
     }
+    for (let i = 0; i < 256; i++) t.bloom[i]! |= bloom[i]!;
     t.txRaws.push(tx.raw);
-    const receiptLogs = logs.map(([address, topics, data]) => ({ address: '0x' + toHex(address), topics: topics.map((x) => '0x' + toHex(x)), data: '0x' + toHex(data) }));
-    t.receipts.push(encodeReceipt(tx.type, success, t.gasUsed, receiptLogs));
+    t.receipts.push(encodeReceiptBytes(tx.type, success, t.gasUsed, bloom, logs));
     return { txIndex, firstLogIndex };
   }
 }

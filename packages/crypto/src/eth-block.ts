@@ -104,12 +104,15 @@ export function logsBloom(logs: readonly ReceiptLog[]): Uint8Array {
 
 /** The consensus encoding of a receipt (EIP-2718: `type || rlp(...)` for typed txs, plain RLP for legacy). */
 export function encodeReceipt(type: number, success: boolean, cumulativeGasUsed: bigint, logs: readonly ReceiptLog[]): Uint8Array {
-  const body = rlp([
-    success ? Uint8Array.of(1) : new Uint8Array(),
-    uintBytes(cumulativeGasUsed),
-    logsBloom(logs),
-    logs.map((l) => [bytes(l.address), l.topics.map(bytes), bytes(l.data)]),
-  ]);
+  return encodeReceiptBytes(type, success, cumulativeGasUsed, logsBloom(logs), logs.map((l) => [bytes(l.address), l.topics.map(bytes), bytes(l.data)]));
+}
+
+/** A log as bytes: address, topics, data. */
+export type LogBytes = readonly [Uint8Array, readonly Uint8Array[], Uint8Array];
+
+/** `encodeReceipt` of logs as bytes, with their bloom (`logsBloom`) already computed. */
+export function encodeReceiptBytes(type: number, success: boolean, cumulativeGasUsed: bigint, bloom: Uint8Array, logs: readonly LogBytes[]): Uint8Array {
+  const body = rlp([success ? Uint8Array.of(1) : new Uint8Array(), uintBytes(cumulativeGasUsed), bloom, logs as unknown as RlpItem[]]);
   return type === 0 ? body : Buffer.concat([Uint8Array.of(type), body]);
 }
 
