@@ -553,7 +553,10 @@ export class Engine {
     this.bus.publish({ type: 'NewBlock', data: { block: stored.block, blockId: stored.blockId, results }, events: blockMap('NewBlock') });
     this.bus.publish({ type: 'NewBlockHeader', data: { header: stored.block.header }, events: { 'tm.event': ['NewBlockHeader'] } });
     this.bus.publish({ type: 'NewBlockEvents', data: { height, events: blockEvents, numTxs: txs.length }, events: blockMap('NewBlockEvents') });
-    for (let i = 0; i < txs.length; i++) {
+    // (a 4,000-tx block's Tx event maps are built only when some query may take a Tx event: the Ethereum JSON-RPC's
+    // own subscription is to NewBlock)
+    const txEvents = this.bus.mayDeliver('Tx');
+    for (let i = 0; txEvents && i < txs.length; i++) {
       const r = results.txResults[i]!;
       this.bus.publish({
         type: 'Tx',

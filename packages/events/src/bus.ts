@@ -114,6 +114,20 @@ export class EventBus {
     }
   }
 
+  /**
+   * Whether a message of type `eventType` (its `tm.event`) could match any subscription: false when there is none, or
+   * when every query requires `tm.event = '<another type>'` (a publisher may then skip building such messages).
+   */
+  mayDeliver(eventType: string): boolean {
+    for (const subs of this.clients.values()) {
+      for (const sub of subs.values()) {
+        const other = sub.query.conditions.some((c) => c.tag === 'tm.event' && c.op === '=' && c.arg?.type === 'string' && c.arg.text !== eventType);
+        if (!other) return true;
+      }
+    }
+    return false;
+  }
+
   /** Number of clients with at least one active subscription. */
   numClients(): number {
     return this.clients.size;

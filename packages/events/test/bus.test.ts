@@ -269,4 +269,23 @@ describe('EventBus: close', () => {
     bus.publish({ type: 't', data: null, events: { 'a.b': ['1'] } }); // no-op, no throw
     bus.close(); // idempotent
   });
+
+  it('mayDeliver: whether some query could take a message of a tm.event type', () => {
+    const bus = new EventBus();
+    expect(bus.mayDeliver('Tx')).to.equal(false);
+    bus.subscribe('eth', parseQuery("tm.event='NewBlock'"));
+    expect(bus.mayDeliver('Tx')).to.equal(false);
+    expect(bus.mayDeliver('NewBlock')).to.equal(true);
+    // a query that does not pin tm.event (or pins it otherwise than with =) may take anything
+    const any = bus.subscribe('c', parseQuery("transfer.amount EXISTS"));
+    expect(bus.mayDeliver('Tx')).to.equal(true);
+    bus.unsubscribe('c', any.query);
+    expect(bus.mayDeliver('Tx')).to.equal(false);
+    bus.subscribe('c', parseQuery("tm.event CONTAINS 'T'"));
+    expect(bus.mayDeliver('Tx')).to.equal(true);
+    bus.unsubscribeAll('c');
+    bus.subscribe('c', parseQuery("tm.event='Tx' AND message.sender='a'"));
+    expect(bus.mayDeliver('Tx')).to.equal(true);
+    expect(bus.mayDeliver('NewBlockHeader')).to.equal(false);
+  });
 });
