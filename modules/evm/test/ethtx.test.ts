@@ -77,6 +77,24 @@ describe('decodeEthTx', () => {
   });
 });
 
+describe('commonFor: isActivatedEIP by a set', () => {
+  it('answers as ethereumjs does, for every EIP number, on copies and after the EIPs change', () => {
+    const c = commonFor(ETH_CHAIN_ID);
+    const proto = Object.getPrototypeOf(c) as { isActivatedEIP(this: unknown, eip: number): boolean };
+    const check = (x: typeof c): void => {
+      for (let eip = 0; eip <= 8000; eip++) expect(x.isActivatedEIP(eip), `EIP-${eip}`).to.equal(proto.isActivatedEIP.call(x, eip));
+    };
+    check(c);
+    expect(c.isActivatedEIP(2929)).to.equal(true);
+    const copy = c.copy();
+    check(copy);
+    copy.setHardfork(Hardfork.London);
+    check(copy);
+    expect(copy.isActivatedEIP(1153)).to.equal(false);
+    expect(c.isActivatedEIP(1153)).to.equal(true);
+  });
+});
+
 describe('precheckEthTx (the sender recovered on the verification pool)', () => {
   const SECP_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
   const alice = ethKey(0);
