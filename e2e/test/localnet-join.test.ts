@@ -96,7 +96,7 @@ describe('e2e: chaind localnet add-node, and a validator created by a tx that st
       // its node signs: its address in the commit signatures (BLOCK_ID_FLAG_COMMIT) of later blocks on every node
       const from = Number(inSet.block_height);
       await waitHeight(nodes[0]!, from + 4, 60_000);
-      // node 4's own node may be a block behind node 1 (its /commit of a height it does not have yet is an error)
+      // the other node asked below may be a block behind nodes[0] (a /commit of a height it does not have is an error)
       await waitHeight(nodes[3]!, from + 4, 60_000);
       const signedBy = async (n: LnNode, h: number): Promise<boolean> => {
         const sigs = (await rpcCall(n.rpc, 'commit', { height: String(h) })).result.signed_header.commit.signatures;
