@@ -7,7 +7,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP } from '@ethereumjs/tx';
 import type { AccessList2930Tx, FeeMarket1559Tx, LegacyTx } from '@ethereumjs/tx';
-import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
+import { bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import type { ProtoRegistry } from '@chain/codec';
 import { keccak256, sharedVerifyPool, toBech32, toChecksumAddress } from '@chain/crypto';
 import { EvmErrors } from './errors.js';
@@ -221,15 +221,11 @@ export async function precheckEthTx(raw: Uint8Array, chainId: bigint): Promise<v
     return;
   }
   const sig = new Uint8Array(64);
-  sig.set(bigToBytes32(r), 0);
-  sig.set(bigToBytes32(s), 32);
+  sig.set(setLengthLeft(bigIntToBytes(r), 32), 0);
+  sig.set(setLengthLeft(bigIntToBytes(s), 32), 32);
   const [pub] = await pool.recover([{ digest, sig, recovery: Number(recovery) }]);
   if (pub === undefined || decodedTxs.get(key) !== undefined) return;
   decodedTxs.set(key, withSender(parsed, keccak256(pub.subarray(1)).subarray(12)));
-}
-
-function bigToBytes32(n: bigint): Uint8Array {
-  return Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
 }
 
 /** min(feeCap, baseFee + tipCap): what one unit of gas costs the sender in a block with `baseFee`. */

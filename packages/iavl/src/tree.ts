@@ -20,8 +20,10 @@ import {
   copyBytes,
   putUvarint,
   readBE64,
+  readU32le,
   readUvarint,
   writeBE64,
+  writeU32le,
 } from './encoding.js';
 import {
   HASH_SIZE,
@@ -108,24 +110,13 @@ const EMPTY = new Uint8Array(0);
  */
 const CHUNK = 32;
 
-function u32le(b: Uint8Array, off: number): number {
-  return (b[off]! | (b[off + 1]! << 8) | (b[off + 2]! << 16) | (b[off + 3]! << 24)) >>> 0;
-}
-
-function putU32le(b: Uint8Array, off: number, n: number): void {
-  b[off] = n & 0xff;
-  b[off + 1] = (n >>> 8) & 0xff;
-  b[off + 2] = (n >>> 16) & 0xff;
-  b[off + 3] = n >>> 24;
-}
-
 /** The byte range [start, end) of entry `idx` in a chunk record (empty when absent or pruned). */
 function chunkEntry(rec: Uint8Array, idx: number): [number, number] {
   const count = rec[0]!;
   if (idx >= count) return [0, 0];
   const base = 1 + 4 * count;
-  const start = idx === 0 ? 0 : u32le(rec, 1 + 4 * (idx - 1));
-  return [base + start, base + u32le(rec, 1 + 4 * idx)];
+  const start = idx === 0 ? 0 : readU32le(rec, 1 + 4 * (idx - 1));
+  return [base + start, base + readU32le(rec, 1 + 4 * idx)];
 }
 
 /** A chunk record without the entries in `dead` (undefined when no entry is left). */
@@ -148,7 +139,7 @@ function pruneChunk(rec: Uint8Array, dead: Set<number>): Uint8Array | undefined 
   for (let i = 0; i < count; i++) {
     out.set(parts[i]!, 1 + 4 * count + off);
     off += parts[i]!.length;
-    putU32le(out, 1 + 4 * i, off);
+    writeU32le(out, 1 + 4 * i, off);
   }
   return out;
 }
@@ -217,7 +208,7 @@ export class ChunkWriter {
     } else this.ensure(encodedSizeBound(n));
     const base = this.hdr + 1 + 4 * CHUNK;
     this.pos = encodeNodeInto(n, this.arena, this.pos);
-    putU32le(this.arena, this.hdr + 1 + 4 * this.count, this.pos - base);
+    writeU32le(this.arena, this.hdr + 1 + 4 * this.count, this.pos - base);
     if (++this.count === CHUNK) this.flush();
   }
 

@@ -3,7 +3,7 @@ import { ClassicLevel } from 'classic-level';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Commitment, VersionNotFoundError, type ProofOp } from './commitment.js';
-import { assertBytes, bytesEqual, compareBytes, toKey } from './keys.js';
+import { assertBytes, bytesEqual, compareBytes, startsWith, toKey } from './keys.js';
 import {
   FIRST_HEIGHT_KEY,
   FORMAT_KEY,
@@ -327,7 +327,7 @@ export class CommitStore {
     let prefix: Bytes | undefined;
     let count = 0;
     for (const c of sorted) {
-      if (prefix === undefined || !hasPrefix(c.key, prefix)) {
+      if (prefix === undefined || !startsWith(c.key, prefix)) {
         if (prefix !== undefined) this.spillStores.set(store, (this.spillStores.get(store) ?? 0) + count);
         const r = this.trees.route(c.key);
         store = r.store;
@@ -663,9 +663,3 @@ function spillDir(dir: string): string {
 
 /** The state before the first block. */
 const EMPTY_STORE: KVStore = readOnly(new MemKVStore());
-
-function hasPrefix(key: Bytes, prefix: Bytes): boolean {
-  if (key.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
-  return true;
-}

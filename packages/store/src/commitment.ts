@@ -31,7 +31,7 @@ import {
 import type { ClassicLevel } from 'classic-level';
 import { concatBytes } from '@chain/crypto';
 import { prefixEnd } from './prefix.js';
-import { compareBytes } from './keys.js';
+import { compareBytes, startsWith } from './keys.js';
 import { NS_META, NS_TREES, readBE64, writeBE64 } from './layout.js';
 import type { BatchOp, Bytes, Change, KVStore } from './types.js';
 
@@ -533,7 +533,3 @@ class TreesView implements KVStore {
   }
 }
 
-function startsWith(key: Bytes, prefix: Bytes): boolean {
-  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
-  return true;
-}

@@ -46,3 +46,10 @@ export function compareKeys(a: string, b: string): number {
 export function assertBytes(v: unknown, what: string): asserts v is Bytes {
   if (!(v instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array`);
 }
+
+/** Whether `key` begins with `prefix`. */
+export function startsWith(key: Bytes, prefix: Bytes): boolean {
+  if (key.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
+  return true;
+}
