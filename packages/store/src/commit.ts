@@ -25,6 +25,7 @@ import { DEFAULT_STATE_CACHE_SIZE, LiveState } from './live.js';
 import { SpilledState } from './spill.js';
 import { STORES_KEY, PRUNED_KEY } from './commitment.js';
 import type { BatchOp, Bytes, CacheKVStore, Change, KVStore } from './types.js';
+import { type RawIterateOptions, checkLimit, iterateRawOf } from './raw.js';
 
 /** The app hash before the first block (the SDK's empty commit info hash: no bytes). */
 export const GENESIS_APP_HASH: Bytes = new Uint8Array(0);
@@ -72,12 +73,6 @@ export interface StateView {
   readonly store: KVStore;
   readonly height: number;
   release(): void;
-}
-
-/** Options of {@link CommitStore.iterateRaw}. */
-export interface RawIterateOptions {
-  readonly reverse?: boolean;
-  readonly limit?: number;
 }
 
 /** A block staged ahead of its commit (FinalizeBlock computes the app hash; Commit writes the batch). */
@@ -521,6 +516,15 @@ export class CommitStore {
     return this.db.get(key);
   }
 
+  /**
+   * Deletes the raw keys gte <= key < lt of a component namespace (keys from 0x10 on: not the state, its trees or the
+   * metadata), outside any block: for data a component moved out of this database.
+   */
+  async clearRaw(gte: Bytes, lt: Bytes): Promise<void> {
+    if (gte.length === 0 || gte[0]! < NS_FIRST_EXTERNAL) throw new Error('clearRaw: keys must start with a namespace byte >= 0x10 (0x00-0x0F are reserved)');
+    await this.db.clear({ gte, lt });
+  }
+
   /** Synchronous raw read of any database key (any namespace). */
   getRawSync(key: Bytes): Bytes | undefined {
     return this.db.getSync(key);
@@ -528,11 +532,7 @@ export class CommitStore {
 
   /** Raw entries with gte <= key < lt, ascending (or descending), at most `opts.limit`. */
   async iterateRaw(gte: Bytes, lt: Bytes, opts: RawIterateOptions = {}): Promise<[Bytes, Bytes][]> {
-    const limit = checkLimit(opts.limit);
-    if (limit === 0) return [];
-    return this.db
-      .iterator({ gte, lt, reverse: opts.reverse ?? false, limit: limit === Infinity ? -1 : limit })
-      .all();
+    return iterateRawOf(this.db, gte, lt, opts);
   }
 
   private checkHeight(height: number): void {
@@ -630,14 +630,6 @@ function checkExtraOp(op: BatchOp): void {
   }
   if (op.type === 'put') assertBytes(op.value, 'extraOps value');
   else if (op.type !== 'del') throw new Error('commit: extraOps type must be put or del');
-}
-
-function checkLimit(limit: number | undefined): number {
-  if (limit === undefined) return Infinity;
-  if (!(Number.isSafeInteger(limit) && limit >= 0) && limit !== Infinity) {
-    throw new RangeError(`limit must be a non-negative integer, got ${limit}`);
-  }
-  return limit;
 }
 
 /** Whether two sorted changesets are the same writes. */

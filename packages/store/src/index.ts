@@ -3,7 +3,8 @@ export type { Bytes, KVStore, CacheKVStore, Change, BatchOp } from './types.js';
 export { MemKVStore } from './mem.js';
 export { branch } from './cache.js';
 export { prefixStore, prefixEnd } from './prefix.js';
-export { CommitStore, GENESIS_APP_HASH, type CommitStoreOptions, type RawIterateOptions, type StateView } from './commit.js';
+export { CommitStore, GENESIS_APP_HASH, type CommitStoreOptions, type StateView } from './commit.js';
+export { RawStore, type RawIterateOptions } from './raw.js';
 export { DEFAULT_STATE_CACHE_SIZE } from './live.js';
 export { VersionNotFoundError, STORES_KEY, PRUNED_KEY, type ProofOp } from './commitment.js';
 export {
