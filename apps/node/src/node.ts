@@ -10,7 +10,7 @@ import { startIdleGc } from './idle-gc.js';
 import { CommitStore } from '@chain/store';
 import { storeOptions } from './config/store-options.js';
 import { EventBus } from '@chain/events';
-import { TxIndexer, txEventMap } from '@chain/indexer';
+import { BLOCK_INDEX_PREFIX, IndexWorker, TX_HASH_PREFIX, txEventMap } from '@chain/indexer';
 import { Engine, Mempool, MempoolError, fromTimestamp, seedOfPrivValidatorKey } from '@chain/consensus';
 import type { EngineHalt } from '@chain/consensus';
 import { nativeKeccak, nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
@@ -84,6 +84,7 @@ export class Node {
       genesisFile.close();
       throw e;
     }
+    let indexer: IndexWorker | undefined;
     try {
       let engineRef: Engine | undefined;
       const jsonRpc = config.app['json-rpc'];
@@ -103,10 +104,14 @@ export class Node {
         maxSubscriptionsPerClient: rpcCfg.max_subscriptions_per_client,
         bufferSize: rpcCfg.experimental_subscription_buffer_size,
       });
-      const indexer = new TxIndexer(store, async (height, index) => {
+      // the tx index in its own database, written on a worker thread after each commit (@chain/indexer IndexWorker)
+      indexer = await IndexWorker.open(join(dataDir, 'tx_index.db'), async (height, index) => {
         const e = engineRef!;
         return (await e.blocks.results(height))?.txResults[index]?.events;
-      });
+      }, { onError: (e) => log.error(`the tx index stopped: ${e.message}; tx lookups and searches fail until the node restarts (it then indexes the blocks it missed)`) });
+      // older versions kept the index in chain.db (namespaces 0x20-0x24): the engine indexes the stored blocks into
+      // tx_index.db at start, and what is left there goes (nothing to do on a home without it)
+      await store.clearRaw(Uint8Array.of(TX_HASH_PREFIX), Uint8Array.of(BLOCK_INDEX_PREFIX + 1));
       const mp = config.config.mempool;
       const engine = new Engine({
         // with metrics, the engine drives the app through a timing wrapper (ABCI method latencies, per-block app metrics)
@@ -140,6 +145,7 @@ export class Node {
       return node;
     } catch (e) {
       genesisFile.close();
+      await indexer?.close();
       await store.close();
       throw e;
     }
@@ -200,6 +206,7 @@ export class Node {
     await this.engine.stop();
     this.source.close();
     this.bus.close();
+    await this.engine.indexer.close();
     await this.store.close();
   }
 }

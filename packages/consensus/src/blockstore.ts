@@ -96,16 +96,23 @@ export class BlockStore {
 
   constructor(private readonly db: BlockDB) {}
 
-  saveOps(stored: StoredBlock, results: StoredResults, seenCommit: Commit): BatchOp[] {
+  /**
+   * The batch operations that store a block, its results and its seen commit, and the results record they write:
+   * JSON in which `txResults[i].events` are the events of tx i and `events` the FinalizeBlock events (the tx index
+   * worker reads them from it; see TxIndex.committed).
+   */
+  saveOps(stored: StoredBlock, results: StoredResults, seenCommit: Commit): { ops: BatchOp[]; resultsRecord: Uint8Array } {
     const h = stored.block.header.height;
     const hv = new Uint8Array(8);
     new DataView(hv.buffer).setBigUint64(0, BigInt(h));
-    return [
+    const resultsRecord = serialize(results);
+    const ops: BatchOp[] = [
       { type: 'put', key: hkey(P_BLOCK, h), value: serialize(stored) },
-      { type: 'put', key: hkey(P_RESULTS, h), value: serialize(results) },
+      { type: 'put', key: hkey(P_RESULTS, h), value: resultsRecord },
       { type: 'put', key: hashKey(stored.blockId.hash), value: hv },
       { type: 'put', key: hkey(P_COMMIT, h), value: serialize(seenCommit) },
     ];
+    return { ops, resultsRecord };
   }
 
   /** Writes the validator set of `height` (in effect until the next height that has one). */

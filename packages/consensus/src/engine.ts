@@ -12,7 +12,7 @@ import { isChainHalt } from '@chain/app';
 import type { BatchOp, CommitStore } from '@chain/store';
 import type { EventBus, Event } from '@chain/events';
 import { flattenEvents } from '@chain/events';
-import type { TxIndexer } from '@chain/indexer';
+import type { TxIndex } from '@chain/indexer';
 import { txEventMap } from '@chain/indexer';
 import { ed25519PublicKey, ed25519Sign, sha256, toHex } from '@chain/crypto';
 import { BlockStore } from './blockstore.js';
@@ -44,14 +44,14 @@ export interface EngineOptions {
   readonly app: EmbeddedApp;
   readonly store: CommitStore;
   readonly bus: EventBus;
-  readonly indexer: TxIndexer;
+  readonly indexer: TxIndex;
   readonly genesis: GenesisDoc;
   /**
    * The genesis `app_state` read section by section (a genesis file opened with `openGenesisFile`), handed to
    * InitChain instead of `genesis.app_state`, which is then not read at all (default: `genesis.app_state`)
    */
   readonly appStateSource?: () => AppStateSource;
-  /** progress displays of the genesis import (none by default) */
+  /** progress displays of the genesis import and of indexing stored blocks at start (none by default) */
   readonly genesisProgress?: ProgressFactory;
   /** 32-byte ed25519 seed of the validator key */
   readonly validatorKey: Uint8Array;
@@ -106,7 +106,7 @@ export class Engine {
   readonly bus: EventBus;
   readonly mempool: Mempool;
   readonly blocks: BlockStore;
-  readonly indexer: TxIndexer;
+  readonly indexer: TxIndex;
   readonly genesis: GenesisDoc;
   readonly chainId: string;
   params: ConsensusParams;
@@ -251,10 +251,43 @@ export class Engine {
       this.params = (await this.blocks.paramsAt(h + 1)) ?? this.params;
       this.nextVals = (await this.blocks.validatorsAt(h + 2)) ?? genesisVals;
     }
+    await this.catchUpIndex();
     if (this.validatorIndex() < 0) throw new Error('the validator key is not in the validator set');
     this.removeCommitListener = this.app.addCommitListener(this.commitListener);
     this.running = true;
     this.schedule(this.last ? this.timeoutCommitMs : 0);
+  }
+
+  /**
+   * Indexes the stored blocks a tx index with its own database has not indexed yet (a crash before the worker wrote
+   * them, an index made new); from scratch when the index is ahead of the block store.
+   */
+  private async catchUpIndex(): Promise<void> {
+    let indexed = await this.indexer.indexedHeight();
+    if (indexed === undefined || indexed === this.height) return;
+    if (indexed > this.height) {
+      this.log.info(`the tx index is at height ${indexed}, above the last block ${this.height}: indexing the stored blocks again`);
+      await this.indexer.reset();
+      indexed = 0;
+    }
+    // no block stored yet: a new chain (at initial_height - 1 when it starts above 1)
+    const base = await this.blocks.baseHeight();
+    if (base === 0) return;
+    const from = Math.max(indexed + 1, base);
+    if (from > this.height) return;
+    const progress = this.height - from + 1 > 10 ? this.genesisProgress?.('indexing stored blocks', this.height - from + 1) : undefined;
+    for (let h = from; h <= this.height; h++) {
+      const block = await this.blocks.block(h);
+      const results = await this.blocks.results(h);
+      if (!block || !results) throw new Error(`block store has no block ${h} to index (its stored blocks end at ${this.height})`);
+      const txs = block.block.data.txs.map((raw, index) => ({ hash: sha256(raw), height: h, index, events: results.txResults[index]?.events ?? [] }));
+      this.indexer.committed(h, txs, results.events);
+      progress?.tick();
+      // a few blocks in flight at a time
+      if (h % 64 === 0) await this.indexer.indexedHeight();
+    }
+    await this.indexer.indexedHeight();
+    progress?.done();
   }
 
   async stop(): Promise<void> {
@@ -491,7 +524,8 @@ export class Engine {
     const size = txs.reduce((n, t) => n + t.length, 0) + 1024;
     const stored: StoredBlock = { block, blockId: id, size };
     const indexed = included.map((t, i) => ({ hash: t.hash, height, index: i, events: txResults[i]!.events }));
-    const ops = [...this.blocks.saveOps(stored, results, commit), ...this.indexer.indexOps(indexed), ...this.indexer.blockIndexOps(height, resp.events)];
+    const { ops, resultsRecord } = this.blocks.saveOps(stored, results, commit);
+    for (const op of this.indexer.blockOps(height, indexed, resp.events)) ops.push(op);
     if (height === this.initialHeight) {
       ops.push(...this.blocks.validatorsOps(height, this.vals));
       if (this.genesisParamsChanged) ops.push(...this.blocks.paramsOps(height, this.params));
@@ -507,6 +541,7 @@ export class Engine {
       this.pendingOps = undefined;
     }
     this.blocks.committed(stored, results);
+    this.indexer.committed(height, indexed, resp.events, resultsRecord);
     this.last = { block: stored, results, commit };
     this.height = height;
     this.appHash = resp.appHash;

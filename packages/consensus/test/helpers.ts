@@ -12,9 +12,10 @@ import type { AnteHandler, AppModule } from '@chain/app';
 import { ProtoRegistry } from '@chain/codec';
 import { Errors } from '@chain/errors';
 import { EventBus } from '@chain/events';
-import type { BusMessage, Subscription } from '@chain/events';
+import type { BusMessage, Event, Subscription } from '@chain/events';
 import { parseQuery } from '@chain/events';
-import { TxIndexer, txEventMap } from '@chain/indexer';
+import { IndexWorker, TxIndexer, txEventMap } from '@chain/indexer';
+import type { TxIndex } from '@chain/indexer';
 import { CommitStore } from '@chain/store';
 import { ed25519Verify, fromUtf8, sha256, toHex, utf8 } from '@chain/crypto';
 import { expect } from 'chai';
@@ -113,6 +114,8 @@ export interface TestNodeOptions {
   readonly dir?: string;
   /** modules besides the counter module */
   readonly modules?: readonly AppModule[];
+  /** the tx index on a worker thread in this database (as the node runs it); in the chain's database otherwise */
+  readonly indexDir?: string;
 }
 
 /** Store + app + bus + indexer + engine, wired like apps/node. */
@@ -157,10 +160,14 @@ export class TestNode {
     });
     const bus = new EventBus({ bufferSize: 100_000 });
     let engineRef: Engine | undefined;
-    const indexer = new TxIndexer(store, async (height, index) => {
-      const e = engineRef!;
-      return (await e.blocks.results(height))?.txResults[index]?.events;
-    });
+    const loadEvents = async (height: number, index: number): Promise<Event[] | undefined> => (await engineRef!.blocks.results(height))?.txResults[index]?.events;
+    let indexer: TxIndex;
+    try {
+      indexer = opts.indexDir ? await IndexWorker.open(opts.indexDir, loadEvents) : new TxIndexer(store, loadEvents);
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
     const errors: string[] = [];
     let engine: Engine;
     try {
@@ -172,6 +179,7 @@ export class TestNode {
         logger: { info: () => undefined, error: (msg, ctx) => errors.push(`${msg} ${JSON.stringify(ctx)}`) },
       });
     } catch (e) {
+      await indexer.close();
       await store.close();
       tmp?.remove();
       throw e;
@@ -184,6 +192,7 @@ export class TestNode {
   async restart(overrides: Partial<TestNodeOptions> = {}): Promise<TestNode> {
     await this.engine.stop();
     this.bus.close();
+    await this.engine.indexer.close();
     await this.store.close();
     return TestNode.create({ ...this.opts, ...overrides, dir: this.dir }, this.ownsDir);
   }
@@ -211,6 +220,7 @@ export class TestNode {
   async close(): Promise<void> {
     await this.engine.stop().catch(() => undefined);
     this.bus.close();
+    await this.engine.indexer.close().catch(() => undefined);
     await this.store.close().catch(() => undefined);
     this.ownsDir?.remove();
   }

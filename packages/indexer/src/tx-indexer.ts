@@ -72,6 +72,34 @@ function readPos(b: Uint8Array, off: number): { height: number; index: number } 
 
 const txCodec: PosCodec = { len: POS_LEN, start: (h) => pos(h, 0), at: pos, height: (p) => readBe64(p) };
 
+/**
+ * What the engine and the RPC use of a tx index: the {@link TxIndexer} itself (its writes go into the block's own
+ * batch) or an {@link IndexWorker} (its own database, written on a worker thread after each commit).
+ */
+export interface TxIndex {
+  /** Batch operations to commit in the block's atomic batch (none for an index with its own database). */
+  blockOps(height: number, txs: readonly IndexedTx[], finalizeBlockEvents: readonly Event[]): BatchOp[];
+  /**
+   * The block's batch is durable: an index with its own database indexes the block now. `resultsJson`, when given,
+   * is the same events as JSON (`{ "txResults": [{ "events": [...] }, ...], "events": [...] }`, other fields
+   * ignored; the block store's results record), which the index may read instead of the objects; its buffer may be
+   * taken (transferred to another thread).
+   */
+  committed(height: number, txs: readonly IndexedTx[], finalizeBlockEvents: readonly Event[], resultsJson?: Uint8Array): void;
+  /** The committed tx with this hash. Every lookup and search sees the blocks `committed` before it was called. */
+  byHash(hash: Uint8Array): Promise<TxRef | undefined>;
+  search(query: Query, opts: TxSearchOptions): Promise<TxSearchResult>;
+  searchBlocks(query: Query, opts: BlockSearchOptions): Promise<BlockSearchResult>;
+  /**
+   * The last height indexed, once every block `committed` so far is (undefined: the index commits with the
+   * blocks, so it is never behind). At start the engine indexes the stored blocks above it again.
+   */
+  indexedHeight(): Promise<number | undefined>;
+  /** Drops the whole index (it was ahead of the block store); the engine then indexes the stored blocks again. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Loads the events (ExecTxResult.events) of an indexed tx. */
 export type EventsLoader = (height: number, index: number) => Promise<readonly Event[] | undefined>;
 
@@ -94,7 +122,7 @@ interface TxPlan {
   residualQuery?: Query;
 }
 
-export class TxIndexer {
+export class TxIndexer implements TxIndex {
   private readonly blocks: BlockIndexer;
   private readonly counterCache = new CounterCache();
   /** marker.first (latin1) once checked against the oldest indexed tx */
@@ -103,6 +131,27 @@ export class TxIndexer {
   constructor(private readonly db: RawDB, private readonly loadEvents: EventsLoader) {
     this.blocks = new BlockIndexer(db);
   }
+
+  /** `indexOps` and `blockIndexOps` of one block. */
+  blockOps(height: number, txs: readonly IndexedTx[], finalizeBlockEvents: readonly Event[]): BatchOp[] {
+    const ops = this.indexOps(txs);
+    for (const op of this.blockIndexOps(height, finalizeBlockEvents)) ops.push(op);
+    return ops;
+  }
+
+  /** Nothing to do: the block's ops were in its batch. */
+  committed(): void {}
+
+  async indexedHeight(): Promise<undefined> {
+    return undefined;
+  }
+
+  /** An index in the node database is never ahead of its blocks. */
+  async reset(): Promise<void> {
+    throw new Error('an index committed with the blocks cannot be reset');
+  }
+
+  async close(): Promise<void> {}
 
   /**
    * Batch operations that index the txs of one block (any order; they are indexed by (height, index)).

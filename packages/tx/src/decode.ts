@@ -59,6 +59,14 @@ function unknownField(typeName: string, id: number, wt: number): Error {
   return Errors.TxDecode.wrap(`errUnknownField "${typeName}": {TagNum: ${id}, WireType:"${WIRE_TYPE_NAMES[wt] ?? `unknown type: ${wt}`}"}`);
 }
 
+/** Types known to be (or not to be) google.protobuf.Any: protobufjs' `fullName` joins the type's path at every call. */
+const anyTypes = new WeakMap<protobuf.Type, boolean>();
+function isAny(type: protobuf.Type): boolean {
+  let v = anyTypes.get(type);
+  if (v === undefined) anyTypes.set(type, (v = type.fullName === '.google.protobuf.Any'));
+  return v;
+}
+
 /**
  * Rejects fields unknown to `type` (the SDK's RejectUnknownFields): recursively into nested messages and
  * into Any values (resolved through the registry). With `allowNonCritical`, unknown fields whose number
@@ -82,7 +90,7 @@ function rejectUnknownFields(registry: ProtoRegistry, type: protobuf.Type, bytes
       continue;
     }
     const sub = r.bytes();
-    if (nested.fullName === '.google.protobuf.Any') {
+    if (isAny(nested)) {
       rejectUnknownFields(registry, nested, sub, allowNonCritical);
       const any = nested.decode(sub) as unknown as AnyMsg;
       const name = registry.nameOfTypeUrl(any.type_url);

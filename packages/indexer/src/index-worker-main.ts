@@ -1,0 +1,111 @@
+/**
+ * The worker side of `IndexWorker` (index-worker.ts): a `TxIndexer` over the index's own database. Blocks are indexed
+ * one after the other, each in one batch with the indexed height; a query waits for the blocks received before it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Query } from '@chain/events';
+import type { Condition, Event } from '@chain/events';
+import { RawStore } from '@chain/store';
+import type { IndexMessage, QueryKind } from './index-worker.js';
+import { be64, readBe64 } from './keys.js';
+import { TxIndexer } from './tx-indexer.js';
+import type { IndexedTx } from './tx-indexer.js';
+
+/** The last indexed height (below the index's own namespaces 0x20-0x24). */
+const HEIGHT_KEY = Uint8Array.of(0x01);
+
+const port = parentPort!;
+const { dir } = workerData as { dir: string };
+
+let store: RawStore;
+try {
+  store = await RawStore.open(dir);
+} catch (e) {
+  // LevelDB's reason (e.g. the database is locked by another process) is the cause of abstract-level's error
+  const cause = (e as { cause?: Error }).cause;
+  port.postMessage({ t: 'fail', message: cause ? `${(e as Error).message}: ${cause.message}` : (e as Error).message });
+  process.exit(1);
+}
+const stored = await store.getRaw(HEIGHT_KEY);
+let height = stored && stored.length === 8 ? readBe64(stored) : 0;
+
+const eventRequests = new Map<number, (events: readonly Event[] | undefined) => void>();
+let nextEventRequest = 1;
+const indexer = new TxIndexer(store, (h, index) => new Promise((resolve) => {
+  const id = nextEventRequest++;
+  eventRequests.set(id, resolve);
+  port.postMessage({ t: 'ev', id, height: h, index });
+}));
+
+/** Blocks and resets, in order; a query waits for the chain as it was when the query arrived. */
+let chain: Promise<void> = Promise.resolve();
+const decoder = new TextDecoder();
+let failure: string | undefined;
+
+async function index(m: IndexMessage): Promise<void> {
+  if (failure || m.height <= height) return; // indexed before a restart: the engine hands over from its stored height
+  let blockEvents: readonly Event[];
+  let eventsOf: (i: number, index: number) => readonly Event[];
+  if (m.results) {
+    const r = JSON.parse(decoder.decode(m.results)) as { txResults?: { events?: Event[] }[]; events?: Event[] };
+    blockEvents = r.events ?? [];
+    eventsOf = (_i, index) => r.txResults?.[index]?.events ?? [];
+  } else {
+    const parts = JSON.parse(m.json!) as (readonly Event[])[];
+    blockEvents = parts[0]!;
+    eventsOf = (i) => parts[i + 1]!;
+  }
+  const txs: IndexedTx[] = m.indexes.map((index, i) => ({ hash: m.hashes.subarray(32 * i, 32 * i + 32), height: m.height, index, events: eventsOf(i, index) }));
+  const ops = indexer.blockOps(m.height, txs, blockEvents);
+  ops.push({ type: 'put', key: HEIGHT_KEY, value: be64(m.height) });
+  await store.write(ops);
+  height = m.height;
+}
+
+async function answer(kind: QueryKind | 'reset', args: unknown[]): Promise<unknown> {
+  switch (kind) {
+    case 'byHash': return indexer.byHash(args[0] as Uint8Array);
+    case 'search': return indexer.search(Query.fromConditions(args[0] as Condition[]), args[1] as Parameters<TxIndexer['search']>[1]);
+    case 'searchBlocks': return indexer.searchBlocks(Query.fromConditions(args[0] as Condition[]), args[1] as Parameters<TxIndexer['searchBlocks']>[1]);
+    case 'height': return height;
+    case 'reset':
+      await store.clear();
+      height = 0;
+      return undefined;
+  }
+}
+
+const onFailure = (e: unknown): void => {
+  if (failure) return;
+  failure = (e as Error).message ?? String(e);
+  port.postMessage({ t: 'fail', message: failure });
+};
+
+port.on('message', (m: IndexMessage | { t: 'q'; id: number; kind: QueryKind | 'reset'; args: unknown[] } | { t: 'ev'; id: number; events: readonly Event[] | undefined } | { t: 'close' }) => {
+  switch (m.t) {
+    case 'index':
+      chain = chain.then(() => index(m)).catch(onFailure);
+      break;
+    case 'q': {
+      const run = (): Promise<unknown> => (failure ? Promise.reject(new Error(failure)) : answer(m.kind, m.args));
+      // a reset is a write: later blocks and queries wait for it
+      const done = chain.then(run);
+      if (m.kind === 'reset') chain = done.then(() => undefined, () => undefined);
+      done.then(
+        (value) => port.postMessage({ t: 'r', id: m.id, ok: true, value }),
+        (e: Error) => port.postMessage({ t: 'r', id: m.id, ok: false, name: e?.constructor?.name, message: e?.message ?? String(e) }),
+      );
+      break;
+    }
+    case 'ev': {
+      const resolve = eventRequests.get(m.id);
+      eventRequests.delete(m.id);
+      resolve?.(m.events);
+      break;
+    }
+    case 'close':
+      void chain.then(() => store.close()).finally(() => process.exit(0));
+      break;
+  }
+});
+port.postMessage({ t: 'ready', height });
