@@ -2,6 +2,8 @@
  * The worker side of `IndexWorker` (index-worker.ts): a `TxIndexer` over the index's own database. Blocks are indexed
  * one after the other, each in one batch with the indexed height; a query waits for the blocks received before it.
  */
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Query } from '@chain/events';
 import type { Condition, Event } from '@chain/events';
@@ -42,6 +44,31 @@ let chain: Promise<void> = Promise.resolve();
 const decoder = new TextDecoder();
 let failure: string | undefined;
 
+// A full collection when the index falls idle: a block's results record parses into tens of MB of short-lived objects,
+// and V8 keeps the heap it grew until its memory reducer gets to it (the node's thread does the same, idle-gc.ts).
+const gc = ((): (() => void) | undefined => {
+  try {
+    setFlagsFromString('--expose-gc');
+    const fn = runInNewContext('gc') as unknown;
+    return typeof fn === 'function' ? (fn as () => void) : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+const heldBytes = (): number => { const h = getHeapStatistics(); return h.total_heap_size + h.external_memory; };
+let heldAfterGc = heldBytes();
+let idleTimer: NodeJS.Timeout | undefined;
+function collectWhenIdle(): void {
+  if (!gc) return;
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    if (heldBytes() - heldAfterGc < 16 * 1024 * 1024) return;
+    gc();
+    heldAfterGc = heldBytes();
+  }, 1000);
+  idleTimer.unref();
+}
+
 async function index(m: IndexMessage): Promise<void> {
   if (failure || m.height <= height) return; // indexed before a restart: the engine hands over from its stored height
   let blockEvents: readonly Event[];
@@ -60,6 +87,7 @@ async function index(m: IndexMessage): Promise<void> {
   ops.push({ type: 'put', key: HEIGHT_KEY, value: be64(m.height) });
   await store.write(ops);
   height = m.height;
+  collectWhenIdle();
 }
 
 async function answer(kind: QueryKind | 'reset', args: unknown[]): Promise<unknown> {
