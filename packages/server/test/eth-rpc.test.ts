@@ -177,6 +177,17 @@ describe('eth-rpc over a stub adapter', function () {
     expect((await rpc('txpool_status')).error.code).to.equal(-32601);
   });
 
+  it('answers with a Content-Length (one write, as geth), also for a wrong method', async () => {
+    const r = await fetch(url, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }), headers: { 'content-type': 'application/json' } });
+    const text = await r.text();
+    expect(r.headers.get('transfer-encoding')).to.equal(null);
+    expect(r.headers.get('content-type')).to.equal('application/json');
+    expect(Number(r.headers.get('content-length'))).to.equal(Buffer.byteLength(text));
+    const get = await fetch(url);
+    expect(get.status).to.equal(405);
+    expect(Number(get.headers.get('content-length'))).to.equal(Buffer.byteLength(await get.text()));
+  });
+
   it("queries the adapter's query service at the tag's height", async () => {
     expect((await rpc('eth_getBalance', ['0x' + '11'.repeat(20), 'latest'])).result).to.equal('0x64');
     expect(queries).to.include('/test.evm.v1.Query/Balance');

@@ -51,6 +51,16 @@ function methodTable(namespaces: ReadonlySet<string>): Map<string, Handler> {
   return m;
 }
 
+/**
+ * A JSON answer with its Content-Length (as geth): headers set, then `end` with the whole text, so Node writes
+ * headers and body in one write (`writeHead` would fix chunked encoding before the body is known).
+ */
+function sendJson(res: ServerResponse, status: number, text: string): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json');
+  res.end(text);
+}
+
 function errorObj(id: Id, e: unknown): Record<string, unknown> {
   const err = e instanceof RpcError ? e : new RpcError(-32603, e instanceof Error ? e.message : String(e));
   const error: Record<string, unknown> = { code: err.code, message: err.message };
@@ -114,8 +124,7 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
     if (req.method === 'OPTIONS') { res.writeHead(204); res.end(); return; }
     if (req.method !== 'POST') {
-      res.writeHead(405, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(errorObj(null, InvalidRequest('only POST is supported'))));
+      sendJson(res, 405, JSON.stringify(errorObj(null, InvalidRequest('only POST is supported'))));
       return;
     }
     // geth: 413 `content length too large`; the rest of the body is read and dropped (destroying the
@@ -123,17 +132,15 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     void readBody(req, settings.maxBodyBytes).then((r) => {
       if ('error' in r) return;
       if ('tooLarge' in r) {
-        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-        res.end(JSON.stringify(errorObj(null, InvalidRequest(`content length too large (max ${settings.maxBodyBytes} bytes)`))));
+        res.setHeader('connection', 'close');
+        sendJson(res, 413, JSON.stringify(errorObj(null, InvalidRequest(`content length too large (max ${settings.maxBodyBytes} bytes)`))));
         return;
       }
       const client = req.socket.remoteAddress ?? 'unknown';
       handle(r.body.toString('utf8'), { client }).then((text) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(text ?? '');
+        sendJson(res, 200, text ?? '');
       }, (e: unknown) => {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(errorObj(null, new RpcError(-32603, e instanceof Error ? e.message : String(e)))));
+        sendJson(res, 500, JSON.stringify(errorObj(null, new RpcError(-32603, e instanceof Error ? e.message : String(e)))));
       });
     });
   });
