@@ -3,14 +3,16 @@
  * and indexer, registers the node-level services, and starts the transports.
  */
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { App } from '@chain/app';
 import { nodeProgress } from './progress.js';
 import { startIdleGc } from './idle-gc.js';
 import { CommitStore } from '@chain/store';
 import { storeOptions } from './config/store-options.js';
 import { EventBus } from '@chain/events';
-import { BLOCK_INDEX_PREFIX, IndexWorker, TX_HASH_PREFIX, txEventMap } from '@chain/indexer';
+import type { Event } from '@chain/events';
+import { BLOCK_INDEX_PREFIX, IndexWorker, TX_HASH_PREFIX, TxIndexer, txEventMap } from '@chain/indexer';
+import type { TxIndex } from '@chain/indexer';
 import { Engine, Mempool, MempoolError, fromTimestamp, seedOfPrivValidatorKey } from '@chain/consensus';
 import type { EngineHalt } from '@chain/consensus';
 import { nativeKeccak, nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
@@ -84,7 +86,7 @@ export class Node {
       genesisFile.close();
       throw e;
     }
-    let indexer: IndexWorker | undefined;
+    let indexer: TxIndex | undefined;
     try {
       let engineRef: Engine | undefined;
       const jsonRpc = config.app['json-rpc'];
@@ -104,14 +106,20 @@ export class Node {
         maxSubscriptionsPerClient: rpcCfg.max_subscriptions_per_client,
         bufferSize: rpcCfg.experimental_subscription_buffer_size,
       });
-      // the tx index in its own database, written on a worker thread after each commit (@chain/indexer IndexWorker)
-      indexer = await IndexWorker.open(join(dataDir, 'tx_index.db'), async (height, index) => {
-        const e = engineRef!;
-        return (await e.blocks.results(height))?.txResults[index]?.events;
-      }, { onError: (e) => log.error(`the tx index stopped: ${e.message}; tx lookups and searches fail until the node restarts (it then indexes the blocks it missed)`) });
-      // older versions kept the index in chain.db (namespaces 0x20-0x24): the engine indexes the stored blocks into
-      // tx_index.db at start, and what is left there goes (nothing to do on a home without it)
-      await store.clearRaw(Uint8Array.of(TX_HASH_PREFIX), Uint8Array.of(BLOCK_INDEX_PREFIX + 1));
+      const loadEvents = async (height: number, index: number): Promise<Event[] | undefined> => (await engineRef!.blocks.results(height))?.txResults[index]?.events;
+      if (config.config.tx_index.worker_thread) {
+        // the index in its own database, written on a worker thread after each commit (@chain/indexer IndexWorker)
+        indexer = await IndexWorker.open(join(dataDir, 'tx_index.db'), loadEvents, {
+          onError: (e) => log.error(`the tx index stopped: ${e.message}; tx lookups and searches fail until the node restarts (it then indexes the blocks it missed)`),
+        });
+        // what chain.db held of the index goes: the engine indexes the stored blocks into tx_index.db at start
+        await store.clearRaw(Uint8Array.of(TX_HASH_PREFIX), Uint8Array.of(BLOCK_INDEX_PREFIX + 1));
+      } else {
+        if (existsSync(join(dataDir, 'tx_index.db'))) {
+          log.warn('data/tx_index.db is left from [tx_index] worker_thread = true: the index in chain.db does not have the blocks indexed there (remove the folder, or turn worker_thread on again)');
+        }
+        indexer = new TxIndexer(store, loadEvents);
+      }
       const mp = config.config.mempool;
       const engine = new Engine({
         // with metrics, the engine drives the app through a timing wrapper (ABCI method latencies, per-block app metrics)

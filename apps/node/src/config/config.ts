@@ -95,6 +95,14 @@ export const ConfigTomlSchema = z.object({
     /** `embedded`: the single-validator engine in this process; `cometbft`: a CometBFT node over ABCI (`--consensus`) */
     engine: z.enum(['embedded', 'cometbft']).default('embedded'),
   }).prefault({}),
+  /** the embedded engine's tx and block index (CometBFT's section; CometBFT mode indexes in CometBFT) */
+  'tx_index': z.object({
+    /**
+     * false: in chain.db, written in each block's batch; true: in data/tx_index.db, written on a worker thread after
+     * each commit (@chain/indexer IndexWorker)
+     */
+    'worker_thread': z.boolean().default(false),
+  }).prefault({}),
   /** cometbft mode: where the app's ABCI socket server listens (CometBFT's proxy_app) */
   abci: z.object({
     laddr: z.string().default('tcp://127.0.0.1:26658'),
@@ -182,6 +190,7 @@ export const FLAG_TARGETS: Record<string, { file: 'app' | 'config'; path: string
   'pruning-keep-recent': { file: 'app', path: ['pruning-keep-recent'], type: 'string' },
   'pruning-interval': { file: 'app', path: ['pruning-interval'], type: 'string' },
   'consensus.timeout_commit': { file: 'config', path: ['consensus', 'timeout_commit'], type: 'string' },
+  'tx_index.worker_thread': { file: 'config', path: ['tx_index', 'worker_thread'], type: 'boolean' },
   'moniker': { file: 'config', path: ['moniker'], type: 'string' },
   'consensus': { file: 'config', path: ['consensus', 'engine'], type: 'string' },
   'abci.laddr': { file: 'config', path: ['abci', 'laddr'], type: 'string' },

@@ -122,6 +122,14 @@ cache_size = 10000
 # Time between the commit of a block and the proposal of the next one.
 timeout_commit = "${o.timeoutCommit}"
 
+[tx_index]
+# Where the embedded engine keeps the tx and block index (tx, tx_search, block_search). false: in chain.db, written
+# in each block's atomic batch. true: in data/tx_index.db, written on a worker thread after each commit (as CometBFT
+# indexes on its own routine); a start indexes the stored blocks it lacks. Measured on 2 cores: ~5% more bank
+# sends/s at saturation, ~300-450 MB more RSS after a 50k-tx load. Turning it off again leaves the blocks indexed
+# while it was on out of chain.db's index (remove data/tx_index.db and keep it on to rebuild instead).
+worker_thread = false
+
 [instrumentation]
 # Serve Prometheus metrics (text format) at GET /metrics on prometheus_listen_addr.
 # --consensus cometbft: CometBFT serves its own metrics there (cometbft_consensus_*, _mempool_*, _p2p_*, ...)
