@@ -11,8 +11,8 @@
  * from V8 (`--expose-gc` set at run time, the way jest does), so no Node.js flag is needed. `CHAIND_IDLE_GC=0`
  * turns it off.
  */
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
+import { exposedGc } from '@chain/store';
 import { performance } from 'node:perf_hooks';
 
 export interface IdleGcOptions {
@@ -35,19 +35,6 @@ export function shouldCollect(o: { now: number; lastActivity: number; idleMs: nu
 function held(): number {
   const h = getHeapStatistics();
   return h.total_heap_size + h.external_memory;
-}
-
-/** V8's gc(), exposed at run time; undefined if this runtime refuses. */
-export function exposedGc(): (() => void) | undefined {
-  const g = (globalThis as { gc?: () => void }).gc;
-  if (typeof g === 'function') return g;
-  try {
-    setFlagsFromString('--expose-gc');
-    const fn = runInNewContext('gc') as unknown;
-    return typeof fn === 'function' ? (fn as () => void) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Starts the idle collector; returns its stop function (a no-op when it is off or gc is not available). */

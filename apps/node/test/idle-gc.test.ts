@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { getHeapStatistics } from 'node:v8';
-import { exposedGc, shouldCollect, startIdleGc } from '../src/idle-gc.js';
+import { exposedGc } from '@chain/store';
+import { shouldCollect, startIdleGc } from '../src/idle-gc.js';
 
 describe('idle gc: a full collection when the node falls idle after work', () => {
   const MB = 1024 * 1024;

@@ -2,12 +2,11 @@
  * The worker side of `IndexWorker` (index-worker.ts): a `TxIndexer` over the index's own database. Blocks are indexed
  * one after the other, each in one batch with the indexed height; a query waits for the blocks received before it.
  */
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Query } from '@chain/events';
 import type { Condition, Event } from '@chain/events';
-import { RawStore } from '@chain/store';
+import { RawStore, exposedGc } from '@chain/store';
 import type { IndexMessage, QueryKind } from './index-worker.js';
 import { be64, readBe64 } from './keys.js';
 import { TxIndexer } from './tx-indexer.js';
@@ -46,15 +45,7 @@ let failure: string | undefined;
 
 // A full collection when the index falls idle: a block's results record parses into tens of MB of short-lived objects,
 // and V8 keeps the heap it grew until its memory reducer gets to it (the node's thread does the same, idle-gc.ts).
-const gc = ((): (() => void) | undefined => {
-  try {
-    setFlagsFromString('--expose-gc');
-    const fn = runInNewContext('gc') as unknown;
-    return typeof fn === 'function' ? (fn as () => void) : undefined;
-  } catch {
-    return undefined;
-  }
-})();
+const gc = exposedGc();
 const heldBytes = (): number => { const h = getHeapStatistics(); return h.total_heap_size + h.external_memory; };
 let heldAfterGc = heldBytes();
 let idleTimer: NodeJS.Timeout | undefined;
