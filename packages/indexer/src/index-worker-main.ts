@@ -62,18 +62,10 @@ function collectWhenIdle(): void {
 
 async function index(m: IndexMessage): Promise<void> {
   if (failure || m.height <= height) return; // indexed before a restart: the engine hands over from its stored height
-  let blockEvents: readonly Event[];
-  let eventsOf: (i: number, index: number) => readonly Event[];
-  if (m.results) {
-    const r = JSON.parse(decoder.decode(m.results)) as { txResults?: { events?: Event[] }[]; events?: Event[] };
-    blockEvents = r.events ?? [];
-    eventsOf = (_i, index) => r.txResults?.[index]?.events ?? [];
-  } else {
-    const parts = JSON.parse(m.json!) as (readonly Event[])[];
-    blockEvents = parts[0]!;
-    eventsOf = (i) => parts[i + 1]!;
-  }
-  const txs: IndexedTx[] = m.indexes.map((index, i) => ({ hash: m.hashes.subarray(32 * i, 32 * i + 32), height: m.height, index, events: eventsOf(i, index) }));
+  const r = JSON.parse(decoder.decode(m.results)) as { txResults?: ({ events?: Event[] } | null)[]; events?: Event[] };
+  const blockEvents = r.events ?? [];
+  const eventsOf = (index: number): readonly Event[] => r.txResults?.[index]?.events ?? [];
+  const txs: IndexedTx[] = m.indexes.map((index, i) => ({ hash: m.hashes.subarray(32 * i, 32 * i + 32), height: m.height, index, events: eventsOf(index) }));
   const ops = indexer.blockOps(m.height, txs, blockEvents);
   ops.push({ type: 'put', key: HEIGHT_KEY, value: be64(m.height) });
   await store.write(ops);

@@ -47,10 +47,8 @@ export interface IndexMessage {
   /** the txs' hashes, 32 bytes each, in the order of `indexes` */
   hashes: Uint8Array;
   indexes: number[];
-  /** JSON of `[finalizeBlockEvents, eventsOfTx0, eventsOfTx1, ...]` (the events in order of `indexes`) */
-  json?: string;
-  /** or the results record (see TxIndex.committed): tx `indexes[i]`'s events are `txResults[indexes[i]].events` */
-  results?: Uint8Array;
+  /** the results record (see TxIndex.committed): tx `indexes[i]`'s events are `txResults[indexes[i]].events` */
+  results: Uint8Array;
 }
 
 export type QueryKind = 'byHash' | 'search' | 'searchBlocks' | 'height';
@@ -126,18 +124,19 @@ export class IndexWorker implements TxIndex {
       hashes.set(t.hash, 32 * i);
       indexes.push(t.index);
     }
-    const transfer: ArrayBuffer[] = [hashes.buffer];
-    let msg: IndexMessage;
+    let results: Uint8Array;
     if (resultsJson) {
       // the block store's record: nothing to encode on this thread; its buffer moves when it is the record's own
       const whole = resultsJson.byteOffset === 0 && resultsJson.byteLength === resultsJson.buffer.byteLength && !(resultsJson.buffer instanceof SharedArrayBuffer);
-      const results = whole ? resultsJson : resultsJson.slice();
-      transfer.push(results.buffer as ArrayBuffer);
-      msg = { t: 'index', height, hashes, indexes, results };
+      results = whole ? resultsJson : resultsJson.slice();
     } else {
-      // one string: V8's JSON writer is faster than cloning the event objects, and the clone of a string is a copy
-      msg = { t: 'index', height, hashes, indexes, json: JSON.stringify([finalizeBlockEvents, ...txs.map((t) => t.events)]) };
+      // a record of the same shape (V8's JSON writer is faster than cloning the event objects)
+      const txResults: { events: readonly Event[] }[] = [];
+      for (const t of txs) txResults[t.index] = { events: t.events };
+      results = new TextEncoder().encode(JSON.stringify({ txResults, events: finalizeBlockEvents }));
     }
+    const msg: IndexMessage = { t: 'index', height, hashes, indexes, results };
+    const transfer = [hashes.buffer, results.buffer as ArrayBuffer];
     this.worker.postMessage(msg, transfer);
   }
 
