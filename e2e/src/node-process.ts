@@ -60,6 +60,8 @@ export interface NodeHandle {
 export interface StartOptions {
   readonly timeoutCommit?: string;
   readonly extraArgs?: readonly string[];
+  /** Node.js flags for the chaind process, before its script (e.g. `--cpu-prof`) */
+  readonly nodeArgs?: readonly string[];
   readonly home?: string;
   /**
    * `cometbft`: `--consensus cometbft`, the app behind a spawned CometBFT (its RPC on rpcUrl; ABCI and p2p on
@@ -97,6 +99,7 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
   const ethPort = await freePort();
   const ethWsPort = await freePort();
   const args = [
+    ...(opts.nodeArgs ?? []),
     '--conditions=source', '--import', 'tsx', MAIN, 'dev', '--home', home,
     '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`,
     '--api.address', `tcp://127.0.0.1:${apiPort}`,

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import WebSocket from 'ws';
 import { JsonRpcProvider, Wallet, ContractFactory, Contract, Interface, SigningKey, Transaction, parseEther } from 'ethers';
 import { createPublicClient, http } from 'viem';
-import { toBech32 } from '@chain/crypto';
+import { DEV_MNEMONIC, derivePrivateKey, hdPath, toBech32 } from '@chain/crypto';
 import { startTargetNode } from '../src/node-process.js';
 import type { NodeHandle } from '../src/node-process.js';
 import { getJson, postJson, DENOM } from '../src/clients.js';
@@ -225,6 +225,42 @@ describe('e2e: Ethereum JSON-RPC (HTTP and websocket)', function () {
     expect(Transaction.from(unprotected.serialized).chainId).to.equal(0n);
     const u = await rpc('eth_sendRawTransaction', [unprotected.serialized]);
     expect(u.error).to.deep.equal({ code: -32000, message: 'only replay-protected (EIP-155) transactions allowed over RPC' });
+  });
+
+  it('one account\'s transfers pipelined over a websocket and in a batch, without waiting: all admitted in nonce order, all committed', async () => {
+    const sender = new Wallet('0x' + Buffer.from(derivePrivateKey(DEV_MNEMONIC, hdPath(60, 3))).toString('hex'));
+    let nonce = Number((await rpc('eth_getTransactionCount', [sender.address, 'pending'])).result);
+    const sign = (): Promise<string> => sender.signTransaction({
+      to: other, value: 1n, nonce: nonce++, gasLimit: 21000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, chainId: 1337n, type: 2,
+    });
+    const n = 20;
+    const viaWs: string[] = [];
+    for (let i = 0; i < n; i++) viaWs.push(await sign());
+    const viaBatch: string[] = [];
+    for (let i = 0; i < n; i++) viaBatch.push(await sign());
+    const ws = await WsClient.open(wsUrl);
+    try {
+      // every frame written at once: the node recovers the senders together but must CheckTx them in frame order
+      for (let i = 0; i < n; i++) ws.send({ jsonrpc: '2.0', id: `p${i}`, method: 'eth_sendRawTransaction', params: [viaWs[i]] });
+      ws.send({ jsonrpc: '2.0', id: 'after', method: 'eth_chainId', params: [] });
+      const after = await ws.waitFor((m) => m.id === 'after', 60_000);
+      expect(after.result).to.equal('0x539');
+      const answers = ws.messages.filter((m) => typeof m.id === 'string' && m.id.startsWith('p'));
+      expect(answers.map((a) => a.id), 'answered in request order, before the request that followed them').to.deep.equal(viaWs.map((_, i) => `p${i}`));
+      for (const a of answers) expect(a.result, JSON.stringify(a)).to.equal(Transaction.from(viaWs[Number(a.id.slice(1))]!).hash);
+    } finally {
+      ws.close();
+    }
+    const batch = await postJson(url, viaBatch.map((raw, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_sendRawTransaction', params: [raw] })));
+    expect((batch.body as any[]).map((a) => a.result ?? a.error)).to.deep.equal(viaBatch.map((raw) => Transaction.from(raw).hash));
+    // all of them commit (an out-of-order CheckTx would have refused a nonce)
+    const last = Transaction.from(viaBatch[n - 1]!).hash;
+    const deadline = Date.now() + 60_000;
+    while ((await rpc('eth_getTransactionReceipt', [last])).result === null) {
+      if (Date.now() > deadline) throw new Error('the last pipelined transfer was not committed');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(Number((await rpc('eth_getTransactionCount', [sender.address, 'latest'])).result)).to.equal(nonce);
   });
 
   it('BLOCKHASH (in a tx and through eth_call) is the hash eth_getBlockByNumber serves; the header is the CometBFT block\'s', async () => {

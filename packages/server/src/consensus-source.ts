@@ -76,6 +76,11 @@ export interface ConsensusSource {
   searchBlocks(query: string, page: SearchPage): Promise<{ total: number; heights: number[] }>;
   /** `broadcast_tx_sync`: CheckTx's outcome; a mempool rejection throws `MempoolError`. */
   broadcastSync(raw: Uint8Array): Promise<CheckTxResult>;
+  /**
+   * true when broadcasts reach CheckTx in the order `broadcastSync` was called, even while earlier ones are still
+   * running (the embedded engine's admission queue); otherwise a caller that needs an order waits for each answer.
+   */
+  readonly admitsInCallOrder?: boolean;
   /** `broadcast_tx_async`: the mempool pre-check rejection, if any, without waiting for CheckTx. */
   broadcastAsync(raw: Uint8Array): Promise<MempoolError | undefined>;
   /** `broadcast_tx_commit`: CheckTx, then wait up to `timeoutMs` for the tx's block. */
@@ -96,6 +101,8 @@ export interface ConsensusSource {
 
 export class EmbeddedSource implements ConsensusSource {
   readonly kind = 'embedded';
+  /** Engine.checkTx takes its place in the admission queue before it first awaits */
+  readonly admitsInCallOrder = true;
   readonly chainId: string;
   private readonly offs = new Set<() => void>();
   private readonly listeners = new Map<string, Set<(data: unknown) => void>>();

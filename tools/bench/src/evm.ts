@@ -3,8 +3,12 @@
  * `@chain/e2e/hardhat`), with the same script on both:
  *  - committed ERC-20 transfers per second at saturation: the ERC-20 of `@chain/e2e/solidity` is deployed and
  *    spread over `senders` coin-type-60 dev accounts; each sender's transfers are pre-signed (ethers, EIP-1559)
- *    and sent with eth_sendRawTransaction, one client per sender (in nonce order). The clock stops when every
- *    sender's committed nonce has advanced past its last transfer; the recipient's token balance is then
+ *    and sent with eth_sendRawTransaction in nonce order, one lane per sender. Generator `ws` (default): each lane
+ *    is one websocket to the node's Ethereum JSON-RPC websocket with up to `window` requests in flight, written by
+ *    `workers` forked processes (load-worker.ts), so the node, not the generator, is what limits (the node's and
+ *    the generator's CPU are printed); `http`: one client per sender, each waiting for its answer before the next
+ *    request (the generator of earlier runs: it measures the round trip as much as the node). The clock stops when
+ *    every sender's committed nonce has advanced past its last transfer; the recipient's token balance is then
  *    checked against the number of transfers (every one succeeded);
  *  - eth_call latency (`balanceOf`) p50 / p99 and throughput under `clients` concurrent clients.
  * Hardhat mines one block per transaction as it arrives (automine); chaind commits a block every
@@ -15,6 +19,8 @@ import { DEV_MNEMONIC, derivePrivateKey, hdPath } from '@chain/crypto';
 import { startNode } from '@chain/e2e';
 import { startHardhat } from '@chain/e2e/hardhat';
 import { compileToken } from '@chain/e2e/solidity';
+import type { BroadcastResult } from './load-worker.js';
+import { procCpuMs, runWorkers } from './proc.js';
 
 export interface EvmBenchOptions {
   /** transfers signed per sender */
@@ -25,8 +31,14 @@ export interface EvmBenchOptions {
   readonly calls: number;
   /** concurrent eth_call clients */
   readonly clients: number;
-  /** Ethereum JSON-RPC URL of a running node to measure instead of starting a dev chaind */
+  /** how transfers are submitted: pipelined over websockets by forked processes (default) or one HTTP client per sender */
+  readonly generator: 'ws' | 'http';
+  /** ws: generator processes (default 2) and requests in flight per sender (default 256) */
+  readonly workers: number;
+  readonly window: number;
+  /** Ethereum JSON-RPC URL (and websocket URL, for the ws generator) of a running node to measure instead of starting a dev chaind */
   readonly ethUrl?: string;
+  readonly ethWsUrl?: string;
   /** also measure hardhat (default true) */
   readonly reference: boolean;
   readonly log?: (line: string) => void;
@@ -37,6 +49,11 @@ export interface EvmFigures {
   readonly transfers: number;
   readonly transfersPerSec: number;
   readonly blocks: number;
+  /** ws generator: requests in flight per sender */
+  readonly window: number;
+  /** the node's and the generator's CPU during the load, % of one core (NaN when unknown) */
+  readonly nodeCpu: number;
+  readonly generatorCpu: number;
   readonly callP50: number;
   readonly callP99: number;
   readonly callsPerSec: number;
@@ -69,7 +86,16 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Runs the ERC-20 transfer and eth_call measurements against one node. */
-async function measure(name: string, url: string, o: EvmBenchOptions, log: (s: string) => void): Promise<EvmFigures> {
+interface Target {
+  readonly name: string;
+  readonly url: string;
+  readonly wsUrl?: string;
+  readonly pid?: number;
+  /** requests in flight per sender the node can take in nonce order (hardhat: 1, see evmBench) */
+  readonly maxWindow?: number;
+}
+
+async function measure({ name, url, wsUrl, pid, maxWindow }: Target, o: EvmBenchOptions, log: (s: string) => void): Promise<EvmFigures> {
   const chainId = BigInt(await rpc(url, 'eth_chainId'));
   const wallets = Array.from({ length: o.senders }, (_, i) => new Wallet('0x' + Buffer.from(derivePrivateKey(DEV_MNEMONIC, hdPath(60, i))).toString('hex')));
   const nonces = await Promise.all(wallets.map(async (w) => Number(await rpc(url, 'eth_getTransactionCount', [w.address, 'latest']))));
@@ -87,7 +113,7 @@ async function measure(name: string, url: string, o: EvmBenchOptions, log: (s: s
   for (let i = 1; i < wallets.length; i++) shares.push(await send(await sign(0, { to: token, data: iface.encodeFunctionData('transfer', [wallets[i]!.address, supply / 100n]) })));
   for (const h of shares) if ((await receipt(url, h)).status !== '0x1') throw new Error(`${name}: token distribution failed`);
 
-  // pre-sign, then send at saturation: one client per sender, in nonce order
+  // pre-sign, then send at saturation: one lane per sender, in nonce order
   const t0 = Date.now();
   const transfer = iface.encodeFunctionData('transfer', [RECIPIENT, 1n]);
   const signed: string[][] = [];
@@ -102,14 +128,33 @@ async function measure(name: string, url: string, o: EvmBenchOptions, log: (s: s
   const tokenBalance = async (): Promise<bigint> => BigInt(await rpc(url, 'eth_call', [{ to: token, data: balanceOf }, 'latest']));
   const before = await tokenBalance();
   const startBlock = Number(await rpc(url, 'eth_blockNumber'));
-  const start = performance.now();
-  await Promise.all(signed.map(async (list) => { for (const raw of list) await send(raw); }));
+  const ws = o.generator === 'ws';
+  if (ws && wsUrl === undefined) throw new Error(`${name}: no websocket URL for the ws generator (--evm-generator http)`);
+  const cpu0 = pid === undefined ? NaN : procCpuMs(pid);
+  let generatorCpuMs = NaN;
+  let start = performance.now();
+  if (ws) {
+    // each worker gets whole senders (lanes); the clock starts when they all begin
+    const jobs = Array.from({ length: Math.min(o.workers, signed.length) }, (_, w) => ({
+      kind: 'eth', wsUrl, window: Math.min(o.window, maxWindow ?? Infinity), lanes: signed.filter((_, i) => i % o.workers === w),
+    }));
+    const { results, startedAt } = await runWorkers<BroadcastResult>(jobs);
+    // (forking the workers is not counted: the clock starts when they are told to go)
+    start = performance.now() - (Date.now() - startedAt);
+    const rejected = results.reduce((n, r) => n + r.rejected, 0);
+    if (rejected > 0) throw new Error(`${name}: ${rejected} transfers rejected: ${results.flatMap((r) => r.errors).slice(0, 3).join('; ')}`);
+    generatorCpuMs = results.reduce((n, r) => n + r.cpuMs, 0);
+  } else {
+    await Promise.all(signed.map(async (list) => { for (const raw of list) await send(raw); }));
+  }
   const sentSecs = (performance.now() - start) / 1000;
   // committed when each sender's nonce has passed its last transfer
   await Promise.all(wallets.map(async (w, i) => {
     while (Number(await rpc(url, 'eth_getTransactionCount', [w.address, 'latest'])) < nonces[i]!) await new Promise((r) => setTimeout(r, 20));
   }));
   const secs = (performance.now() - start) / 1000;
+  const nodeCpu = pid === undefined ? NaN : (100 * (procCpuMs(pid) - cpu0)) / 1000 / secs;
+  const generatorCpu = ws ? (100 * generatorCpuMs) / 1000 / secs : NaN;
   const blocks = Number(await rpc(url, 'eth_blockNumber')) - startBlock;
   const moved = (await tokenBalance()) - before;
   if (moved !== BigInt(total)) throw new Error(`${name}: ${moved} of ${total} transfers succeeded`);
@@ -130,18 +175,22 @@ async function measure(name: string, url: string, o: EvmBenchOptions, log: (s: s
   const qSecs = (performance.now() - qStart) / 1000;
   lat.sort((a, b) => a - b);
   return {
-    node: name, transfers: total, transfersPerSec: total / secs, blocks,
+    node: name, transfers: total, transfersPerSec: total / secs, blocks, nodeCpu, generatorCpu, window: ws ? Math.min(o.window, maxWindow ?? Infinity) : 1,
     callP50: percentile(lat, 50), callP99: percentile(lat, 99), callsPerSec: o.calls / qSecs,
   };
 }
+
+const pct = (x: number): string => (Number.isFinite(x) ? x.toFixed(0) + '%' : '-');
 
 function table(rows: EvmFigures[], o: EvmBenchOptions): string[] {
   const line = (label: string, f: (r: EvmFigures) => string): string => label.padEnd(44) + rows.map((r) => f(r).padStart(12)).join('');
   return [
     line('EVM (ERC-20 over the Ethereum JSON-RPC)', (r) => r.node),
-    line(`ERC-20 transfers committed (${o.senders} senders)`, (r) => String(r.transfers)),
+    line(`ERC-20 transfers committed (${o.senders} senders, ${o.generator === 'ws' ? 'ws' : 'http, one at a time'})`, (r) => String(r.transfers)),
+    ...(o.generator === 'ws' ? [line('  in flight per sender', (r) => String(r.window))] : []),
     line('  blocks', (r) => String(r.blocks)),
     line('  transfers/s', (r) => r.transfersPerSec.toFixed(0)),
+    line('  node CPU / generator CPU (% of a core)', (r) => `${pct(r.nodeCpu)} / ${pct(r.generatorCpu)}`),
     line(`eth_call balanceOf, ${o.clients} clients: p50 ms`, (r) => r.callP50.toFixed(2)),
     line('  p99 ms', (r) => r.callP99.toFixed(2)),
     line('  calls/s', (r) => r.callsPerSec.toFixed(0)),
@@ -153,9 +202,11 @@ export async function evmBench(o: EvmBenchOptions): Promise<EvmFigures[]> {
   const log = o.log ?? ((s: string) => console.log(s));
   if (o.senders < 1 || o.senders > 10) throw new Error('--evm-senders must be between 1 and 10 (the funded dev accounts)');
   const rows: EvmFigures[] = [];
-  const node = o.ethUrl ? undefined : await startNode({ timeoutCommit: '1s' });
+  // BENCH_CHAIND_NODE_ARGS: Node.js flags for chaind, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (as vs-simd)
+  const nodeArgs = (process.env.BENCH_CHAIND_NODE_ARGS ?? '').split(' ').filter((x) => x !== '');
+  const node = o.ethUrl ? undefined : await startNode({ timeoutCommit: '1s', nodeArgs });
   try {
-    rows.push(await measure('chaind', o.ethUrl ?? node!.ethUrl, o, log));
+    rows.push(await measure(node ? { name: 'chaind', url: node.ethUrl, wsUrl: node.ethWsUrl, pid: node.proc.pid } : { name: 'chaind', url: o.ethUrl!, wsUrl: o.ethWsUrl }, o, log));
   } finally {
     await node?.stop();
     node?.cleanup();
@@ -163,7 +214,9 @@ export async function evmBench(o: EvmBenchOptions): Promise<EvmFigures[]> {
   if (o.reference) {
     const hh = await startHardhat();
     try {
-      rows.push(await measure('hardhat', hh.url, o, log));
+      // hardhat answers a websocket's requests concurrently and, automining, refuses a nonce above the next one
+      // ("transactions can't be queued when automining"): one request in flight per sender keeps the order
+      rows.push(await measure({ name: 'hardhat', url: hh.url, wsUrl: hh.wsUrl, pid: hh.proc.pid, maxWindow: 1 }, o, log));
     } finally {
       await hh.stop();
     }

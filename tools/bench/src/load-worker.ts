@@ -10,40 +10,45 @@
  *   after another, in the order received, so the order holds without waiting for each answer, and the
  *   generator's cost per tx is a frame write and a small parse (it saturates a node from one core).
  *   `transport: 'http'`: one keep-alive HTTP request per tx (fetch), each waiting for its answer.
+ * - `eth`: lanes of pre-signed Ethereum txs (0x hex), each lane one websocket to an Ethereum JSON-RPC websocket
+ *   (`wsUrl`) sending its txs in order with `eth_sendRawTransaction`, up to `window` in flight (a lane is one
+ *   sender, so its nonces arrive in order).
  * - `query`: `clients` concurrent clients GET `url` until `count` requests are done; returns every latency.
  */
 import WebSocket from 'ws';
 
 interface BroadcastJob { kind: 'broadcast'; rpcUrl: string; lanes: string[][]; transport?: 'ws' | 'http'; window?: number }
+interface EthJob { kind: 'eth'; wsUrl: string; lanes: string[][]; window?: number }
 interface QueryJob { kind: 'query'; url: string; count: number; clients: number }
-type Job = BroadcastJob | QueryJob;
+type Job = BroadcastJob | EthJob | QueryJob;
 
 export interface BroadcastResult { kind: 'broadcast'; sent: number; accepted: number; rejected: number; errors: string[]; cpuMs: number; wallMs: number }
 export interface QueryResult { kind: 'query'; latencies: number[]; failed: number; cpuMs: number; wallMs: number }
 
 let job: Job | undefined;
 
-/** One websocket per lane, up to `window` requests in flight on each. */
-async function broadcastWs(j: BroadcastJob): Promise<BroadcastResult> {
+/**
+ * One websocket per lane to `url`, up to `window` requests in flight on each: `frame(k)` is the k-th request of a
+ * lane (id k), `ok(body)` tells an accepted answer.
+ */
+async function pipelined(url: string, lanes: string[][], window: number, frame: (id: number, tx: string) => string, ok: (body: any) => boolean): Promise<BroadcastResult> {
   let accepted = 0;
   let rejected = 0;
   const errors: string[] = [];
-  const url = j.rpcUrl.replace(/^http/, 'ws') + '/websocket';
-  const window = j.window ?? 256;
-  await Promise.all(j.lanes.map((lane) => new Promise<void>((resolve, reject) => {
+  await Promise.all(lanes.map((lane) => new Promise<void>((resolve, reject) => {
     const ws = new WebSocket(url, { perMessageDeflate: false, maxPayload: 64 << 20 });
     let next = 0;
     let answered = 0;
     const fill = (): void => {
       while (next < lane.length && next - answered < window) {
-        ws.send(`{"jsonrpc":"2.0","id":${next},"method":"broadcast_tx_sync","params":{"tx":"${lane[next]}"}}`);
+        ws.send(frame(next, lane[next]!));
         next++;
       }
     };
     ws.on('open', fill);
     ws.on('message', (data) => {
-      const body = JSON.parse(String(data)) as { result?: { code: number; log?: string }; error?: { message?: string; data?: string } };
-      if (body.result && body.result.code === 0) accepted++;
+      const body = JSON.parse(String(data)) as { result?: unknown; error?: unknown };
+      if (ok(body)) accepted++;
       else {
         rejected++;
         if (errors.length < 5) errors.push(JSON.stringify(body.result ?? body.error).slice(0, 300));
@@ -59,11 +64,15 @@ async function broadcastWs(j: BroadcastJob): Promise<BroadcastResult> {
     ws.on('error', (e) => reject(e));
     ws.on('close', () => { if (answered < lane.length) reject(new Error(`websocket closed after ${answered}/${lane.length} answers`)); });
   })));
-  return { kind: 'broadcast', sent: j.lanes.reduce((n, l) => n + l.length, 0), accepted, rejected, errors, cpuMs: 0, wallMs: 0 };
+  return { kind: 'broadcast', sent: lanes.reduce((n, l) => n + l.length, 0), accepted, rejected, errors, cpuMs: 0, wallMs: 0 };
 }
 
 async function broadcast(j: BroadcastJob): Promise<BroadcastResult> {
-  if ((j.transport ?? 'ws') === 'ws') return broadcastWs(j);
+  if ((j.transport ?? 'ws') === 'ws') {
+    return pipelined(j.rpcUrl.replace(/^http/, 'ws') + '/websocket', j.lanes, j.window ?? 256,
+      (id, tx) => `{"jsonrpc":"2.0","id":${id},"method":"broadcast_tx_sync","params":{"tx":"${tx}"}}`,
+      (body) => body.result !== undefined && body.result.code === 0);
+  }
   let accepted = 0;
   let rejected = 0;
   const errors: string[] = [];
@@ -121,7 +130,11 @@ process.on('message', (m: { type: 'job'; job: Job } | { type: 'go' }) => {
   if (m.type === 'go' && job) {
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    const run = job.kind === 'broadcast' ? broadcast(job) : query(job);
+    const run = job.kind === 'broadcast' ? broadcast(job)
+      : job.kind === 'eth' ? pipelined(job.wsUrl, job.lanes, job.window ?? 256,
+        (id, tx) => `{"jsonrpc":"2.0","id":${id},"method":"eth_sendRawTransaction","params":["${tx}"]}`,
+        (body) => typeof body.result === 'string')
+      : query(job);
     run.then((r) => {
       const cpu = process.cpuUsage(cpu0);
       r.cpuMs = (cpu.user + cpu.system) / 1000;

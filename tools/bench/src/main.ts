@@ -41,11 +41,14 @@
  *   --search-block-size N      txs per block (default 1000)
  *   --search-runs N            timed runs per query shape (default 200)
  *   --txs-per-account, --queries, --rpc, --rest, --home   node measurements (see below)
- *   --evm-transfers-per-sender N   ERC-20 transfers signed per sender (default 200)
+ *   --evm-transfers-per-sender N   ERC-20 transfers signed per sender (default 1000)
+ *   --evm-generator ws|http    ws (default): each sender's transfers pipelined over one websocket (up to --window N,
+ *                              default 256, in flight) by --workers N (default 2) forked processes; http: one client per
+ *                              sender waiting for each answer
  *   --evm-senders N            coin-type-60 dev accounts sending at once, 1-10 (default 10)
  *   --evm-calls N              eth_call requests in the latency run (default 5000)
  *   --evm-clients N            concurrent eth_call clients (default 20)
- *   --eth URL                  measure a running node's Ethereum JSON-RPC instead of a fresh dev chaind
+ *   --eth URL [--eth-ws URL]   measure a running node's Ethereum JSON-RPC (and websocket) instead of a fresh dev chaind
  *   --evm-reference hardhat|none   also measure hardhat (default hardhat)
  */
 import { toBase64 } from '@cosmjs/encoding';
@@ -132,12 +135,18 @@ async function main(): Promise<void> {
   if (ONLY === undefined || ONLY === 'evm') {
     const reference = args.get('evm-reference') ?? 'hardhat';
     if (reference !== 'hardhat' && reference !== 'none') throw new Error(`--evm-reference must be hardhat or none, not ${reference}`);
+    const evmGenerator = args.get('evm-generator') ?? 'ws';
+    if (evmGenerator !== 'ws' && evmGenerator !== 'http') throw new Error(`--evm-generator must be ws or http, not ${evmGenerator}`);
     await evmBench({
-      transfersPerSender: Number(args.get('evm-transfers-per-sender') ?? 200),
+      transfersPerSender: Number(args.get('evm-transfers-per-sender') ?? 1000),
+      generator: evmGenerator,
+      workers: Number(args.get('workers') ?? 2),
+      window: Number(args.get('window') ?? 256),
       senders: Number(args.get('evm-senders') ?? 10),
       calls: Number(args.get('evm-calls') ?? 5000),
       clients: Number(args.get('evm-clients') ?? 20),
       ethUrl: args.get('eth'),
+      ethWsUrl: args.get('eth-ws'),
       reference: reference === 'hardhat',
     });
   }

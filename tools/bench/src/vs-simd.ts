@@ -12,7 +12,7 @@
  * Scale mode (`--scale N`): for each node a genesis with N more funded accounts (written as a stream), then
  * start to first block, peak RSS during start, restart to next block, RSS after restart, disk size of the home.
  */
-import { fork, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import { freePort } from '@chain/e2e';
 import { initHome } from '@chain/node';
 import { ensureSimd, REPO_ROOT, simdBuildInfo, SIMD_PACKAGE, SIMD_VERSION } from './simd.js';
 import type { BroadcastResult, QueryResult } from './load-worker.js';
+import { procCpuMs, procMemory, runWorkers } from './proc.js';
 
 export interface VsSimdOptions {
   /** bank sends to submit (default 20000) */
@@ -70,33 +71,6 @@ const GAS_LIMIT = 200_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (l: string): void => { process.stderr.write(l + '\n'); };
-
-// ---------------------------------------------------------------------------------------------------------
-// process figures from /proc
-
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/** VmRSS and VmHWM (peak) of a process in bytes. */
-export function procMemory(pid: number): { rss: number; hwm: number } | undefined {
-  try {
-    const s = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (k: string): number => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(s)?.[1] ?? NaN) * 1024;
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU time (user + system) of a process in ms. */
-function procCpuMs(pid: number): number {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
-  } catch {
-    return NaN;
-  }
-}
 
 function duBytes(path: string): number {
   const r = spawnSync('du', ['-sb', path], { encoding: 'utf8' });
@@ -443,27 +417,6 @@ function signSends(node: BenchNode, keys: BenchKey[], numbers: number[], chainId
     perAccount[a]!.push(TxRaw.encode(TxRaw.fromPartial({ bodyBytes, authInfoBytes, signatures: [sig] })).finish());
   }
   return perAccount;
-}
-
-const WORKER = new URL('./load-worker.ts', import.meta.url).pathname;
-
-/** Forks `jobs.length` generator processes, hands each its job, starts them together, collects the results. */
-async function runWorkers<R>(jobs: unknown[]): Promise<{ results: R[]; startedAt: number }> {
-  const children = jobs.map(() => fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
-  const results: Promise<R>[] = children.map((c) => new Promise<R>((resolve, reject) => {
-    c.on('message', (m: any) => {
-      if (m.type === 'result') resolve(m.result as R);
-      if (m.type === 'error') reject(new Error(m.error));
-    });
-    c.on('exit', (code) => { if (code !== 0) reject(new Error(`load worker exited with ${code}`)); });
-  }));
-  await Promise.all(children.map((c, i) => new Promise<void>((resolve) => {
-    c.on('message', (m: any) => { if (m.type === 'ready') resolve(); });
-    c.send({ type: 'job', job: jobs[i] });
-  })));
-  const startedAt = Date.now();
-  for (const c of children) c.send({ type: 'go' });
-  return { results: await Promise.all(results), startedAt };
 }
 
 interface BlockInfo { height: number; txs: number; ok: number; time: number }

@@ -175,7 +175,7 @@ export const ethMethods: Record<string, Handler> = {
     if (pcts.length > 0) out.reward = rewards;
     return out;
   },
-  eth_sendRawTransaction: async ([rawHex], { backend, settings }) => {
+  eth_sendRawTransaction: async ([rawHex], { backend, settings, admit }) => {
     const raw = parseData(rawHex, 'raw transaction');
     // as Ethermint: an unprotected tx passes the RPC when the node (allow-unprotected-txs) or the chain
     // (the evm param, which the ante handler then applies) allows it; the param is read only for such txs
@@ -203,7 +203,8 @@ export const ethMethods: Record<string, Handler> = {
     }
     let res;
     try {
-      res = await backend.source.broadcastSync(wrapped.tx);
+      const tx = wrapped.tx;
+      res = await (admit ? admit(() => backend.source.broadcastSync(tx)) : backend.source.broadcastSync(tx));
     } catch (e) {
       if (e instanceof MempoolError && e.kind === 'in-cache') throw ServerError('already known');
       throw ServerError((e as Error).message);

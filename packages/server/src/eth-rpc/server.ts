@@ -17,6 +17,7 @@ import { simulateMethods } from './simulate.js';
 import { FilterManager, filterMethods } from './filters.js';
 import { netMethods, txpoolMethods, web3Methods } from './misc.js';
 import { SubscriptionHub, WsConnection, subscriptionMethods } from './subscriptions.js';
+import { AdmissionQueue } from './admission.js';
 import type { Handler, JsonRpcSettings, RpcContext } from './types.js';
 import { InvalidRequest, MethodNotFound, ParseError, RpcError, paramList } from './util.js';
 import { readBody } from '../http-body.js';
@@ -43,6 +44,20 @@ export interface JsonRpcServerOptions {
 }
 
 type Id = string | number | null;
+
+/** eth_sendRawTransaction requests a websocket connection may have running at once (see the connection handler). */
+const WS_PIPELINE_DEPTH = 64;
+
+const PARSE_FAILED = Symbol('parse failed');
+
+function parseBody(text: string): unknown {
+  try { return JSON.parse(text); } catch { return PARSE_FAILED; }
+}
+
+/** A single eth_sendRawTransaction request (not a batch). */
+function isSend(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'eth_sendRawTransaction';
+}
 
 function methodTable(namespaces: ReadonlySet<string>): Map<string, Handler> {
   const all: Record<string, Handler> = { ...ethMethods, ...simulateMethods, ...filterMethods, ...subscriptionMethods, ...netMethods, ...web3Methods, ...txpoolMethods, ...debugMethods };
@@ -102,21 +117,33 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     }
   }
 
-  /** A request body → the response text (undefined: nothing to send). `after` runs once the reply is out. */
-  async function handle(text: string, base: Omit<RpcContext, 'backend' | 'settings' | 'filters' | 'hub'>): Promise<string | undefined> {
-    let body: unknown;
-    try { body = JSON.parse(text); } catch { return JSON.stringify(errorObj(null, ParseError())); }
+  type Base = Omit<RpcContext, 'backend' | 'settings' | 'filters' | 'hub'>;
+  const inCallOrder = backend.source.admitsInCallOrder === true;
+
+  /** A parsed request body → the response text (undefined: nothing to send). */
+  async function handleBody(body: unknown, base: Base): Promise<string | undefined> {
+    if (body === PARSE_FAILED) return JSON.stringify(errorObj(null, ParseError()));
     if (Array.isArray(body)) {
       if (body.length === 0) return JSON.stringify(errorObj(null, InvalidRequest('empty batch')));
       if (body.length > settings.batchLimit) {
         const first = (body[0] as { id?: Id } | null)?.id ?? null;
         return JSON.stringify(errorObj(first, InvalidRequest('batch too large')));
       }
-      const out = (await Promise.all(body.map((r) => one(r, base)))).filter((x) => x !== undefined);
+      // the items run at once; their broadcasts reach CheckTx in the batch's order (an account's nonces in a batch)
+      const order = new AdmissionQueue(inCallOrder);
+      const out = (await Promise.all(body.map((r) => {
+        const t = order.ticket();
+        return one(r, { ...base, admit: t.admit }).finally(t.done);
+      }))).filter((x) => x !== undefined);
       return out.length ? JSON.stringify(out) : undefined;
     }
     const r = await one(body, base);
     return r ? JSON.stringify(r) : undefined;
+  }
+
+  /** A request text → the response text (undefined: nothing to send). */
+  function handle(text: string, base: Base): Promise<string | undefined> {
+    return handleBody(parseBody(text), base);
   }
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -165,15 +192,36 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
     wss.on('error', (e) => log.error('websocket server error', { err: String(e) }));
     wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
       const client = req.socket.remoteAddress ?? 'unknown';
-      const conn = new WsConnection(ws, client, opts.wsMaxBufferedBytes ?? 16 * 1024 * 1024, (c) => hub.remove(c));
+      const conn = new WsConnection(ws, client, opts.wsMaxBufferedBytes ?? 16 * 1024 * 1024, (c) => hub.remove(c), req.socket);
       hub.add(conn);
       const wsGone = opts.metrics?.wsConnected('eth_jsonrpc');
-      let chain: Promise<void> = Promise.resolve();
+      // Requests of one connection are answered in order, and each waits for the ones before it, except
+      // eth_sendRawTransaction: up to WS_PIPELINE_DEPTH of those run at once (a client pipelining an account's txs
+      // gets their signatures recovered together on the workers), their broadcasts reaching CheckTx in arrival order.
+      const order = new AdmissionQueue(inCallOrder);
+      /** every request so far has ended */
+      let all: Promise<unknown> = Promise.resolve();
+      /** every request up to the last one that is not a pipelined send has ended */
+      let barrier: Promise<unknown> = Promise.resolve();
+      /** the answers so far have been written */
+      let answered: Promise<void> = Promise.resolve();
+      let pipelined = 0;
       ws.on('message', (data, isBinary) => {
         const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
-        // requests of one connection are answered in order
-        chain = chain.then(async () => {
-          const out = await handle(text, { client, ws: conn });
+        const body = parseBody(text);
+        const overlap = isSend(body) && pipelined < WS_PIPELINE_DEPTH;
+        const ticket = overlap ? order.ticket() : undefined;
+        const run = (overlap ? barrier : all)
+          .then(() => handleBody(body, { client, ws: conn, admit: ticket?.admit }))
+          .catch((e: unknown) => { log.error('websocket request failed', { err: String(e) }); return undefined; })
+          .finally(() => ticket?.done());
+        if (overlap) {
+          pipelined++;
+          void run.finally(() => { pipelined--; });
+        }
+        all = Promise.all([all, run]);
+        if (!overlap) barrier = all;
+        answered = Promise.all([answered, run]).then(([, out]) => {
           if (out !== undefined) conn.send(out);
           for (const id of subscribeIds(out)) conn.activate(id);
         }).catch((e: unknown) => log.error('websocket request failed', { err: String(e) }));

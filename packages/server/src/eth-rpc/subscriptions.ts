@@ -6,6 +6,7 @@
  * A connection whose unsent bytes exceed `maxBufferedBytes` (a subscriber that does not read) is
  * terminated; others are not affected, and block production never waits for a subscriber.
  */
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import type { Backend } from './backend.js';
 import { blockLogs, formatHeader, formatTx, parseCriteria } from './format.js';
@@ -25,7 +26,11 @@ interface Sub {
 export class WsConnection {
   readonly subs = new Map<string, Sub>();
   closed = false;
-  constructor(readonly ws: WebSocket, readonly client: string, private readonly maxBufferedBytes: number, private readonly onDrop: (c: WsConnection) => void) {}
+  private corked = false;
+
+  /** `socket`: the connection's socket, corked while a turn of the event loop writes, so its frames leave together */
+  constructor(readonly ws: WebSocket, readonly client: string, private readonly maxBufferedBytes: number, private readonly onDrop: (c: WsConnection) => void,
+    private readonly socket?: Socket) {}
 
   send(text: string): void {
     if (this.closed) return;
@@ -34,6 +39,12 @@ export class WsConnection {
       this.ws.terminate();
       this.onDrop(this);
       return;
+    }
+    const sock = this.socket;
+    if (sock && !this.corked) {
+      this.corked = true;
+      sock.cork();
+      setImmediate(() => { this.corked = false; sock.uncork(); });
     }
     this.ws.send(text);
   }

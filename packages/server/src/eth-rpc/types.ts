@@ -35,6 +35,11 @@ export interface RpcContext {
   readonly client: string;
   /** the websocket connection, for eth_subscribe */
   readonly ws?: WsConnection;
+  /**
+   * Broadcasts through here reach CheckTx in the order of the requests (a batch's items, a websocket's pipelined
+   * sends), whichever is ready first: see `AdmissionQueue`. Absent: broadcast at once.
+   */
+  readonly admit?: <T>(broadcast: () => Promise<T>) => Promise<T>;
 }
 
 export type Handler = (params: unknown[], ctx: RpcContext) => unknown;
