@@ -32,11 +32,17 @@ type Pending = Bytes | null;
 
 /**
  * Create a write buffer over `parent`. Reads fall through to the parent for keys not written in the
- * buffer; writes stay in the buffer until `write()` flushes them to the parent in key order.
+ * buffer; writes stay in the buffer until `write()` flushes them to the parent (in key order, but into a
+ * parent branch, which takes them in any order).
  * Branches nest: `branch(branch(x))`.
  *
- * Iterator semantics: `iterator()` takes a snapshot of the buffered writes (O(1) copy-on-write) and
- * opens the parent's iterator immediately, so it reflects the contents at the moment it was created
+ * The buffer is a hash map (O(1) reads and writes, as the SDK's cachekv keeps an unsorted cache); a sorted
+ * B-tree of it is built only when the branch is iterated, and then kept up to date lazily: the keys written
+ * since the last iteration are merged into it when the next iterator opens. A branch that is never iterated
+ * (most of InitChain's, a tx's) never sorts anything; `changes()` sorts once.
+ *
+ * Iterator semantics: `iterator()` takes a snapshot of the buffered writes (O(1) copy-on-write of the sorted
+ * tree) and opens the parent's iterator immediately, so it reflects the contents at the moment it was created
  * (assuming the parent's iterator snapshots too, as every store of this package does). Writes made
  * to the branch or its parent while iterating are not seen by that iterator and never break it.
  */
@@ -45,7 +51,11 @@ export function branch(parent: KVStore): CacheKVStore {
 }
 
 class CacheKV implements CacheKVStore, KeyedKV {
-  private readonly buf: Tree<Pending> = newTree<Pending>();
+  private readonly buf = new Map<string, Pending>();
+  /** the buffer in key order, once the branch has been iterated: every key of `buf` but those in `unsorted` */
+  private sorted: Tree<Pending> | undefined;
+  /** keys written since `sorted` was last brought up to date (with repeats; only while `sorted` exists) */
+  private unsorted: string[] = [];
   /** the parent when it takes key strings (a branch, the committed state, a MemKVStore): no reconversion */
   private readonly keyed: KeyedKV | undefined;
 
@@ -77,25 +87,45 @@ class CacheKV implements CacheKVStore, KeyedKV {
     return this.parent.has(key ?? fromKey(k));
   }
 
+  private put(k: string, p: Pending): void {
+    this.buf.set(k, p);
+    if (this.sorted !== undefined) this.unsorted.push(k);
+  }
+
   set(key: Bytes, value: Bytes): void {
     assertBytes(value, 'value');
-    this.buf.set(toKey(key), value);
+    this.put(toKey(key), value);
   }
 
   setK(k: string, value: Bytes): void {
-    this.buf.set(k, value);
+    this.put(k, value);
   }
 
   delete(key: Bytes): void {
-    this.buf.set(toKey(key), null);
+    this.put(toKey(key), null);
   }
 
   deleteK(k: string): void {
-    this.buf.set(k, null);
+    this.put(k, null);
+  }
+
+  /** The sorted tree of the buffer, brought up to date. */
+  private sortedTree(): Tree<Pending> {
+    let t = this.sorted;
+    if (t === undefined) {
+      t = newTree<Pending>();
+      // ascending inserts fill a B-tree fastest
+      for (const k of [...this.buf.keys()].sort()) t.set(k, this.buf.get(k)!);
+      this.sorted = t;
+    } else if (this.unsorted.length > 0) {
+      for (const k of this.unsorted) t.set(k, this.buf.get(k)!);
+      this.unsorted = [];
+    }
+    return t;
   }
 
   iterator(start?: Bytes, end?: Bytes, reverse = false): IterableIterator<[Bytes, Bytes]> {
-    const snap = this.buf.clone();
+    const snap = this.sortedTree().clone();
     const fromParent = this.parent.iterator(start, end, reverse);
     const fromBuf = treeRange(
       snap,
@@ -106,36 +136,47 @@ class CacheKV implements CacheKVStore, KeyedKV {
     return merge(fromParent, fromBuf, reverse);
   }
 
-
   write(): void {
     // Clear only after the whole flush: if the parent throws, the buffer is kept (re-flushing is idempotent).
+    // Into a parent branch in the order the keys were first written (a hash map takes any order); into any other
+    // store in key order, as a sorted store builds fastest and a custom one may expect.
     const keyed = this.keyed;
     if (keyed !== undefined) {
-      for (const [k, v] of this.buf.entries()) {
+      const entries = keyed instanceof CacheKV ? this.buf : this.sortedEntries();
+      for (const [k, v] of entries) {
         if (v === null) keyed.deleteK(k);
         else keyed.setK(k, v);
       }
     } else {
-      for (const [k, v] of this.buf.entries()) {
+      for (const [k, v] of this.sortedEntries()) {
         if (v === null) this.parent.delete(fromKey(k));
         else this.parent.set(fromKey(k), v);
       }
     }
-    this.buf.clear();
+    this.discard();
+  }
+
+  /** The buffered writes in key order. */
+  private sortedEntries(): [string, Pending][] {
+    const keys = [...this.buf.keys()].sort();
+    const out: [string, Pending][] = new Array(keys.length);
+    for (let i = 0; i < keys.length; i++) out[i] = [keys[i]!, this.buf.get(keys[i]!)!];
+    return out;
   }
 
   discard(): void {
     this.buf.clear();
+    this.sorted = undefined;
+    this.unsorted = [];
   }
 
   get size(): number {
     return this.buf.size;
   }
 
+  /** The buffered writes in key order (a delete as an undefined value). */
   changes(): Change[] {
-    const out: Change[] = [];
-    for (const [k, v] of this.buf.entries()) out.push({ key: fromKey(k), value: v ?? undefined });
-    return out;
+    return this.sortedEntries().map(([k, v]) => ({ key: fromKey(k), value: v ?? undefined }));
   }
 }
 

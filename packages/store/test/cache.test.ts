@@ -160,6 +160,50 @@ describe('branch (CacheKVStore)', () => {
     }
   });
 
+  it('writes between iterations (new keys, rewrites, deletes, writes flushed from a child) show in the next iterator, not in earlier ones', () => {
+    const r = rng(11);
+    for (let round = 0; round < 30; round++) {
+      const base = new MemKVStore();
+      const model = new Model();
+      for (let i = 0; i < 40; i++) {
+        const k = randBytes(r, 2);
+        const v = randBytes(r, 2);
+        base.set(k, v);
+        model.set(k, v);
+      }
+      const b = branch(base);
+      const open: { it: Iterator<[Uint8Array, Uint8Array]>; want: [string, string][] }[] = [];
+      for (let step = 0; step < 12; step++) {
+        // a burst of writes, some straight into b, some through a child branch flushed into it
+        const child = r() < 0.3 ? branch(b) : undefined;
+        const target = child ?? b;
+        for (let i = 0; i < 1 + Math.floor(r() * 15); i++) {
+          const k = randBytes(r, 2);
+          if (r() < 0.7) {
+            const v = randBytes(r, 2);
+            target.set(k, v);
+            model.set(k, v);
+          } else {
+            target.delete(k);
+            model.delete(k);
+          }
+        }
+        child?.write();
+        expect(b.size).to.be.greaterThan(0);
+        const a = r() < 0.3 ? undefined : randBytes(r, 1);
+        const e = r() < 0.3 ? undefined : randBytes(r, 2);
+        const rev = r() < 0.5;
+        expect(hexEntries(b.iterator(a, e, rev))).to.deep.equal(hexEntries(model.range(a, e, rev)));
+        // one iterator left open across the later writes: it shows the state of its moment
+        if (r() < 0.3) open.push({ it: b.iterator(), want: hexEntries(model.range()) });
+      }
+      for (const o of open) expect(hexEntries({ [Symbol.iterator]: () => o.it } as Iterable<[Uint8Array, Uint8Array]>)).to.deep.equal(o.want);
+      expect(b.changes().map((c) => Buffer.from(c.key).toString('hex'))).to.deep.equal(b.changes().map((c) => Buffer.from(c.key).toString('hex')).sort());
+      b.write();
+      expect(hexEntries(base.iterator())).to.deep.equal(hexEntries(model.range()));
+    }
+  });
+
   it('write() of nested levels reproduces the model in the base store', () => {
     const r = rng(99);
     const base = new MemKVStore();

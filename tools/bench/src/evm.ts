@@ -48,6 +48,8 @@ export interface EvmFigures {
   readonly node: string;
   readonly transfers: number;
   readonly transfersPerSec: number;
+  /** over the loaded blocks only (chaind; hardhat: the same as transfersPerSec), see loadedBlockRate */
+  readonly loadedPerSec: number;
   readonly blocks: number;
   /** ws generator: requests in flight per sender */
   readonly window: number;
@@ -89,13 +91,41 @@ function percentile(sorted: number[], p: number): number {
 interface Target {
   readonly name: string;
   readonly url: string;
+  /** the CometBFT RPC of a chaind (block header times for the loaded-block rate) */
+  readonly rpcUrl?: string;
   readonly wsUrl?: string;
   readonly pid?: number;
   /** requests in flight per sender the node can take in nonce order (hardhat: 1, see evmBench) */
   readonly maxWindow?: number;
+  /** the node mines each tx as it arrives (hardhat): its loaded blocks span the whole run */
+  readonly automine?: boolean;
 }
 
-async function measure({ name, url, wsUrl, pid, maxWindow }: Target, o: EvmBenchOptions, log: (s: string) => void): Promise<EvmFigures> {
+/**
+ * Transfers per second over the loaded blocks of a chaind, as vs-simd counts bank sends: the txs of the blocks from
+ * the first to the last that has any, over the time from the first one's header time to the header time of the block
+ * after the last (a header's time is the moment the block before it was decided). NaN when unknown.
+ */
+async function loadedBlockRate(rpcUrl: string, from: number): Promise<number> {
+  const header = async (h: number): Promise<{ txs: number; time: number }> => {
+    const r = await fetch(`${rpcUrl}/block?height=${h}`);
+    const b = ((await r.json()) as { result: { block: { header: { time: string }; data: { txs?: string[] | null } } } }).result.block;
+    return { txs: (b.data.txs ?? []).length, time: Date.parse(b.header.time) };
+  };
+  const latest = Number(((await (await fetch(`${rpcUrl}/status`)).json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info.latest_block_height);
+  const blocks = [];
+  for (let h = from; h <= latest; h++) blocks.push({ h, ...(await header(h)) });
+  const loaded = blocks.filter((b) => b.txs > 0);
+  if (loaded.length === 0) return NaN;
+  const first = loaded[0]!;
+  const last = loaded[loaded.length - 1]!;
+  const after = last.h + 1 <= latest ? blocks.find((b) => b.h === last.h + 1)! : await header(last.h + 1).catch(() => undefined);
+  if (!after) return NaN;
+  const txs = loaded.reduce((n, b) => n + b.txs, 0);
+  return txs / ((after.time - first.time) / 1000);
+}
+
+async function measure({ name, url, rpcUrl, wsUrl, pid, maxWindow, automine }: Target, o: EvmBenchOptions, log: (s: string) => void): Promise<EvmFigures> {
   const chainId = BigInt(await rpc(url, 'eth_chainId'));
   const wallets = Array.from({ length: o.senders }, (_, i) => new Wallet('0x' + Buffer.from(derivePrivateKey(DEV_MNEMONIC, hdPath(60, i))).toString('hex')));
   const nonces = await Promise.all(wallets.map(async (w) => Number(await rpc(url, 'eth_getTransactionCount', [w.address, 'latest']))));
@@ -155,7 +185,11 @@ async function measure({ name, url, wsUrl, pid, maxWindow }: Target, o: EvmBench
   const secs = (performance.now() - start) / 1000;
   const nodeCpu = pid === undefined ? NaN : (100 * (procCpuMs(pid) - cpu0)) / 1000 / secs;
   const generatorCpu = ws ? (100 * generatorCpuMs) / 1000 / secs : NaN;
-  const blocks = Number(await rpc(url, 'eth_blockNumber')) - startBlock;
+  // one more block, whose header time closes the last loaded block's interval
+  const endBlock = Number(await rpc(url, 'eth_blockNumber'));
+  while (rpcUrl !== undefined && Number(await rpc(url, 'eth_blockNumber')) <= endBlock) await new Promise((r) => setTimeout(r, 50));
+  const blocks = endBlock - startBlock;
+  const loadedPerSec = automine ? total / secs : rpcUrl !== undefined ? await loadedBlockRate(rpcUrl, startBlock + 1) : NaN;
   const moved = (await tokenBalance()) - before;
   if (moved !== BigInt(total)) throw new Error(`${name}: ${moved} of ${total} transfers succeeded`);
   log(`${name}: ${total} transfers accepted by eth_sendRawTransaction in ${sentSecs.toFixed(2)} s, committed in ${secs.toFixed(2)} s over ${blocks} blocks`);
@@ -175,7 +209,7 @@ async function measure({ name, url, wsUrl, pid, maxWindow }: Target, o: EvmBench
   const qSecs = (performance.now() - qStart) / 1000;
   lat.sort((a, b) => a - b);
   return {
-    node: name, transfers: total, transfersPerSec: total / secs, blocks, nodeCpu, generatorCpu, window: ws ? Math.min(o.window, maxWindow ?? Infinity) : 1,
+    node: name, transfers: total, transfersPerSec: total / secs, loadedPerSec, blocks, nodeCpu, generatorCpu, window: ws ? Math.min(o.window, maxWindow ?? Infinity) : 1,
     callP50: percentile(lat, 50), callP99: percentile(lat, 99), callsPerSec: o.calls / qSecs,
   };
 }
@@ -189,7 +223,8 @@ function table(rows: EvmFigures[], o: EvmBenchOptions): string[] {
     line(`ERC-20 transfers committed (${o.senders} senders, ${o.generator === 'ws' ? 'ws' : 'http, one at a time'})`, (r) => String(r.transfers)),
     ...(o.generator === 'ws' ? [line('  in flight per sender', (r) => String(r.window))] : []),
     line('  blocks', (r) => String(r.blocks)),
-    line('  transfers/s', (r) => r.transfersPerSec.toFixed(0)),
+    line('  transfers/s, first send to last commit', (r) => r.transfersPerSec.toFixed(0)),
+    line('  transfers/s, first to last loaded block', (r) => (Number.isFinite(r.loadedPerSec) ? r.loadedPerSec.toFixed(0) : '-')),
     line('  node CPU / generator CPU (% of a core)', (r) => `${pct(r.nodeCpu)} / ${pct(r.generatorCpu)}`),
     line(`eth_call balanceOf, ${o.clients} clients: p50 ms`, (r) => r.callP50.toFixed(2)),
     line('  p99 ms', (r) => r.callP99.toFixed(2)),
@@ -202,11 +237,12 @@ export async function evmBench(o: EvmBenchOptions): Promise<EvmFigures[]> {
   const log = o.log ?? ((s: string) => console.log(s));
   if (o.senders < 1 || o.senders > 10) throw new Error('--evm-senders must be between 1 and 10 (the funded dev accounts)');
   const rows: EvmFigures[] = [];
-  // BENCH_CHAIND_NODE_ARGS: Node.js flags for chaind, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (as vs-simd)
-  const nodeArgs = (process.env.BENCH_CHAIND_NODE_ARGS ?? '').split(' ').filter((x) => x !== '');
-  const node = o.ethUrl ? undefined : await startNode({ timeoutCommit: '1s', nodeArgs });
+  // BENCH_CHAIND_NODE_ARGS: Node.js flags for chaind, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"; BENCH_CHAIND_ARGS: more
+  // chaind flags (as vs-simd)
+  const words = (v: string | undefined): string[] => (v ?? '').split(' ').filter((x) => x !== '');
+  const node = o.ethUrl ? undefined : await startNode({ timeoutCommit: '1s', nodeArgs: words(process.env.BENCH_CHAIND_NODE_ARGS), extraArgs: words(process.env.BENCH_CHAIND_ARGS) });
   try {
-    rows.push(await measure(node ? { name: 'chaind', url: node.ethUrl, wsUrl: node.ethWsUrl, pid: node.proc.pid } : { name: 'chaind', url: o.ethUrl!, wsUrl: o.ethWsUrl }, o, log));
+    rows.push(await measure(node ? { name: 'chaind', url: node.ethUrl, rpcUrl: node.rpcUrl, wsUrl: node.ethWsUrl, pid: node.proc.pid } : { name: 'chaind', url: o.ethUrl!, wsUrl: o.ethWsUrl }, o, log));
   } finally {
     await node?.stop();
     node?.cleanup();
@@ -216,7 +252,7 @@ export async function evmBench(o: EvmBenchOptions): Promise<EvmFigures[]> {
     try {
       // hardhat answers a websocket's requests concurrently and, automining, refuses a nonce above the next one
       // ("transactions can't be queued when automining"): one request in flight per sender keeps the order
-      rows.push(await measure({ name: 'hardhat', url: hh.url, wsUrl: hh.wsUrl, pid: hh.proc.pid, maxWindow: 1 }, o, log));
+      rows.push(await measure({ name: 'hardhat', url: hh.url, wsUrl: hh.wsUrl, pid: hh.proc.pid, maxWindow: 1, automine: true }, o, log));
     } finally {
       await hh.stop();
     }
