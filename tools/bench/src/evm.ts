@@ -220,7 +220,7 @@ function table(rows: EvmFigures[], o: EvmBenchOptions): string[] {
   const line = (label: string, f: (r: EvmFigures) => string): string => label.padEnd(44) + rows.map((r) => f(r).padStart(12)).join('');
   return [
     line('EVM (ERC-20 over the Ethereum JSON-RPC)', (r) => r.node),
-    line(`ERC-20 transfers committed (${o.senders} senders, ${o.generator === 'ws' ? 'ws' : 'http, one at a time'})`, (r) => String(r.transfers)),
+    line(`ERC-20 transfers committed (${o.senders} senders, ${o.generator})`, (r) => String(r.transfers)),
     ...(o.generator === 'ws' ? [line('  in flight per sender', (r) => String(r.window))] : []),
     line('  blocks', (r) => String(r.blocks)),
     line('  transfers/s, first send to last commit', (r) => r.transfersPerSec.toFixed(0)),
