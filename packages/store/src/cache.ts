@@ -115,7 +115,7 @@ class CacheKV implements CacheKVStore, KeyedKV {
     if (t === undefined) {
       t = newTree<Pending>();
       // ascending inserts fill a B-tree fastest
-      for (const k of [...this.buf.keys()].sort()) t.set(k, this.buf.get(k)!);
+      for (const [k, v] of this.sortedEntries()) t.set(k, v);
       this.sorted = t;
     } else if (this.unsorted.length > 0) {
       for (const k of this.unsorted) t.set(k, this.buf.get(k)!);

@@ -160,13 +160,14 @@ async function measure({ name, url, rpcUrl, wsUrl, pid, maxWindow, automine }: T
   const startBlock = Number(await rpc(url, 'eth_blockNumber'));
   const ws = o.generator === 'ws';
   if (ws && wsUrl === undefined) throw new Error(`${name}: no websocket URL for the ws generator (--evm-generator http)`);
+  const window = ws ? Math.min(o.window, maxWindow ?? Infinity) : 1;
   const cpu0 = pid === undefined ? NaN : procCpuMs(pid);
   let generatorCpuMs = NaN;
   let start = performance.now();
   if (ws) {
     // each worker gets whole senders (lanes); the clock starts when they all begin
     const jobs = Array.from({ length: Math.min(o.workers, signed.length) }, (_, w) => ({
-      kind: 'eth', wsUrl, window: Math.min(o.window, maxWindow ?? Infinity), lanes: signed.filter((_, i) => i % o.workers === w),
+      kind: 'eth', wsUrl, window, lanes: signed.filter((_, i) => i % o.workers === w),
     }));
     const { results, startedAt } = await runWorkers<BroadcastResult>(jobs);
     // (forking the workers is not counted: the clock starts when they are told to go)
@@ -209,7 +210,7 @@ async function measure({ name, url, rpcUrl, wsUrl, pid, maxWindow, automine }: T
   const qSecs = (performance.now() - qStart) / 1000;
   lat.sort((a, b) => a - b);
   return {
-    node: name, transfers: total, transfersPerSec: total / secs, loadedPerSec, blocks, nodeCpu, generatorCpu, window: ws ? Math.min(o.window, maxWindow ?? Infinity) : 1,
+    node: name, transfers: total, transfersPerSec: total / secs, loadedPerSec, blocks, nodeCpu, generatorCpu, window,
     callP50: percentile(lat, 50), callP99: percentile(lat, 99), callsPerSec: o.calls / qSecs,
   };
 }
