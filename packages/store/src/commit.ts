@@ -24,6 +24,7 @@ import { branch } from './cache.js';
 import { DEFAULT_STATE_CACHE_SIZE, LiveState } from './live.js';
 import { SpilledState } from './spill.js';
 import { STORES_KEY, PRUNED_KEY } from './commitment.js';
+import { BulkWriter } from './bulk.js';
 import type { BatchOp, Bytes, CacheKVStore, Change, KVStore } from './types.js';
 import { type RawIterateOptions, checkLimit, iterateRawOf } from './raw.js';
 
@@ -276,32 +277,19 @@ export class CommitStore {
    * own changes go into its batch): the same entries each time, so a block prepared again writes the same.
    */
   private async *genesisEntries(write: boolean): AsyncGenerator<readonly [Bytes, Bytes][]> {
-    let ops: BatchOp[] = [];
-    let bytes = 0;
-    // one batch written while the next is built; array batches: their native memory is freed when written (a
-    // chained batch's only when its JS object is collected)
-    let inFlight: Promise<void> | undefined;
+    // one batch written while the next fills (bulk.ts)
+    const out = write ? new BulkWriter(this.db, { batchBytes: SPILL_BATCH_BYTES }) : undefined;
     try {
       for (const chunk of this.spill!.merged()) {
-        if (write) {
-          for (const [k, v] of chunk) {
-            ops.push({ type: 'put', key: stateKey(k), value: v });
-            bytes += k.length + v.length + 16;
-          }
-          if (bytes >= SPILL_BATCH_BYTES) {
-            if (inFlight !== undefined) await inFlight;
-            inFlight = this.db.batch(ops);
-            ops = [];
-            bytes = 0;
-          }
+        if (out !== undefined) {
+          for (const [k, v] of chunk) out.put(stateKey(k), v);
+          if (out.full) await out.flush();
         }
         yield chunk;
       }
-      if (inFlight !== undefined) await inFlight;
-      inFlight = undefined;
-      if (ops.length > 0) await this.db.batch(ops);
+      await out?.drain();
     } finally {
-      await inFlight?.catch(() => undefined);
+      await out?.close();
     }
   }
 

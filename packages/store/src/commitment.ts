@@ -30,6 +30,7 @@ import {
 } from '@chain/iavl';
 import type { ClassicLevel } from 'classic-level';
 import { concatBytes } from '@chain/crypto';
+import { BulkWriter } from './bulk.js';
 import { prefixEnd } from './prefix.js';
 import { compareBytes, startsWith } from './keys.js';
 import { NS_META, NS_TREES, readBE64, writeBE64 } from './layout.js';
@@ -186,7 +187,7 @@ export class Commitment {
     if (this.staged !== undefined) throw new Error('commitment: a block is already staged');
     if (this.stores.length > 0) throw new Error('commitment: a build from the flat state needs a store without trees');
     this.fresh = [];
-    const records = sink === null ? null : new RecordWriter(this.db);
+    const records = sink === null ? null : new BulkWriter(this.db, { batchBytes: RECORD_BATCH_BYTES });
     const builds: (SortedBuild | RemoteSortedBuild)[] = [];
     // worker builds finishing while the next stores stream (each resolves once its records are in `records`)
     const finishing: Promise<unknown>[] = [];
@@ -232,7 +233,7 @@ export class Commitment {
           if (value !== undefined) cur!.b.add(rel, value);
         }
         if (cur !== undefined && 'remote' in cur) await cur.b.pump();
-        if (records !== null && records.bytes >= RECORD_BATCH_BYTES) await records.flush();
+        if (records !== null && records.full) await records.flush();
         onEntries?.(entries.length);
       }
       while (i < n) {
@@ -388,58 +389,6 @@ export class Commitment {
 
 /** Bytes of node records of sorted builds per LevelDB batch (small: peak memory; one is written while the next fills). */
 const RECORD_BATCH_BYTES = 2 << 20;
-
-/**
- * A sink that collects records for a LevelDB batch the caller writes when it is big enough. The array form of
- * `db.batch` is used: its native batch is freed once written (a chained batch's is freed only when its JS object is
- * collected, so many large ones would pile up outside the JS heap).
- */
-class RecordWriter implements BatchSink {
-  private ops: BatchOp[] = [];
-  bytes = 0;
-
-  constructor(private readonly db: DB) {}
-
-  put(key: Bytes, value: Bytes): void {
-    this.ops.push({ type: 'put', key, value });
-    this.bytes += key.length + value.length;
-  }
-
-  del(key: Bytes): void {
-    this.ops.push({ type: 'del', key });
-    this.bytes += key.length;
-  }
-
-  /** the batch being written (one at a time: the next one is built meanwhile) */
-  private inFlight: Promise<void> | undefined;
-
-  /** Starts writing the records so far, once the previous write is done. */
-  async flush(): Promise<void> {
-    if (this.ops.length === 0) return;
-    const ops = this.ops;
-    this.ops = [];
-    this.bytes = 0;
-    const prev = this.inFlight;
-    this.inFlight = undefined;
-    if (prev !== undefined) await prev;
-    this.inFlight = this.db.batch(ops);
-  }
-
-  /** Writes everything and waits for it. */
-  async drain(): Promise<void> {
-    await this.flush();
-    const p = this.inFlight;
-    this.inFlight = undefined;
-    if (p !== undefined) await p;
-  }
-
-  async close(): Promise<void> {
-    this.ops = [];
-    const p = this.inFlight;
-    this.inFlight = undefined;
-    await p?.catch(() => undefined);
-  }
-}
 
 async function openTree(db: DB, opts: CommitmentOptions, name: string, first: number): Promise<Mounted> {
   const nameBytes = enc.encode(name);
