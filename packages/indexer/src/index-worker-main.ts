@@ -6,7 +6,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Query } from '@chain/events';
 import type { Condition, Event } from '@chain/events';
-import { RawStore, exposedGc } from '@chain/store';
+import { RawStore, exposedCompactingGc } from '@chain/store';
 import type { IndexMessage, QueryKind } from './index-worker.js';
 import { be64, readBe64 } from './keys.js';
 import { TxIndexer } from './tx-indexer.js';
@@ -43,9 +43,9 @@ let chain: Promise<void> = Promise.resolve();
 const decoder = new TextDecoder();
 let failure: string | undefined;
 
-// A full collection when the index falls idle: a block's results record parses into tens of MB of short-lived objects,
+// A full, compacting collection when the index falls idle: a block's results record parses into tens of MB of short-lived objects,
 // and V8 keeps the heap it grew until its memory reducer gets to it (the node's thread does the same, idle-gc.ts).
-const gc = exposedGc();
+const gc = exposedCompactingGc();
 const heldBytes = (): number => { const h = getHeapStatistics(); return h.total_heap_size + h.external_memory; };
 let heldAfterGc = heldBytes();
 let idleTimer: NodeJS.Timeout | undefined;

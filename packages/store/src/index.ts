@@ -20,4 +20,4 @@ export {
   readBE64,
 } from './layout.js';
 export { compareBytes, bytesEqual } from './keys.js';
-export { exposedGc } from './gc.js';
+export { exposedGc, exposedCompactingGc } from './gc.js';
