@@ -14,7 +14,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toBase64 } from '@cosmjs/encoding';
@@ -195,7 +195,7 @@ function captureOutput(node: BenchNode, keep: RegExp): void {
   let partial = '';
   const on = (d: Buffer): void => {
     const t = Date.now();
-    partial += d.toString();
+    partial += d.toString(); if (process.env.BENCH_NODE_LOG) appendFileSync(process.env.BENCH_NODE_LOG, d);
     const ls = partial.split('\n');
     partial = ls.pop()!;
     for (const line of ls) {
@@ -534,6 +534,7 @@ async function loadRun(node: BenchNode, keys: BenchKey[], o: VsSimdOptions): Pro
   const hDrained = await knownHeight(node);
   await waitHeight(node, hDrained + 2, 30_000);
   const mem = procMemory(pid)!;
+  if (process.env.BENCH_NODE_LOG) appendFileSync(process.env.BENCH_NODE_LOG, `BENCH rss-after read at ${new Date().toISOString()} drained at ${new Date(drainedAt).toISOString()}\n`);
   // and once the node has idled a while (Go's and V8's collectors both return memory lazily)
   await sleep(IDLE_MS);
   const rssIdle = procMemory(pid)!.rss;
