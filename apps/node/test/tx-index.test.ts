@@ -26,9 +26,8 @@ describe('[tx_index] worker_thread: the index in chain.db or in data/tx_index.db
   const blocks = async (node: Node): Promise<number> =>
     (await node.engine.indexer.searchBlocks(parseQuery('block.height >= 1'), { page: 1, perPage: 1, orderDesc: true })).total;
 
-  it('off by default (config.toml says so): the index is in chain.db, committed with each block', async () => {
+  it('off: the index is in chain.db, committed with each block', async () => {
     initHome({ home, dev: true });
-    expect(loadConfig(home).config.tx_index.worker_thread).to.equal(false);
     const node = await start(false);
     try {
       while (node.engine.latestHeight < 3) await new Promise((r) => setTimeout(r, 20));
@@ -40,7 +39,8 @@ describe('[tx_index] worker_thread: the index in chain.db or in data/tx_index.db
     expect(existsSync(join(home, 'data', 'tx_index.db'))).to.equal(false);
   });
 
-  it('on: data/tx_index.db, filled from the stored blocks at start, then block by block; kept across a restart', async () => {
+  it('on by default (config.toml says so): data/tx_index.db, filled from the stored blocks at start, then block by block; kept across a restart', async () => {
+    expect(loadConfig(home).config.tx_index.worker_thread).to.equal(true);
     let node = await start(true);
     try {
       expect(node.engine.indexer).to.be.instanceOf(IndexWorker);

@@ -101,7 +101,7 @@ export const ConfigTomlSchema = z.object({
      * false: in chain.db, written in each block's batch; true: in data/tx_index.db, written on a worker thread after
      * each commit (@chain/indexer IndexWorker)
      */
-    'worker_thread': z.boolean().default(false),
+    'worker_thread': z.boolean().default(true),
   }).prefault({}),
   /** cometbft mode: where the app's ABCI socket server listens (CometBFT's proxy_app) */
   abci: z.object({
