@@ -16,11 +16,16 @@
  */
 import { Interface, Wallet, getCreateAddress } from 'ethers';
 import { DEV_MNEMONIC, derivePrivateKey, hdPath } from '@chain/crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startNode } from '@chain/e2e';
+import { initHome } from '@chain/node';
 import { startHardhat } from '@chain/e2e/hardhat';
 import { compileToken } from '@chain/e2e/solidity';
 import type { BroadcastResult } from './load-worker.js';
 import { procCpuMs, runWorkers } from './proc.js';
+import { editToml } from './vs-simd.js';
 
 export interface EvmBenchOptions {
   /** transfers signed per sender */
@@ -241,7 +246,15 @@ export async function evmBench(o: EvmBenchOptions): Promise<EvmFigures[]> {
   // BENCH_CHAIND_NODE_ARGS: Node.js flags for chaind, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"; BENCH_CHAIND_ARGS: more
   // chaind flags (as vs-simd)
   const words = (v: string | undefined): string[] => (v ?? '').split(' ').filter((x) => x !== '');
-  const node = o.ethUrl ? undefined : await startNode({ timeoutCommit: '1s', nodeArgs: words(process.env.BENCH_CHAIND_NODE_ARGS), extraArgs: words(process.env.BENCH_CHAIND_ARGS) });
+  let home: string | undefined;
+  if (!o.ethUrl) {
+    // a dev home whose mempool takes every transfer at once (as vs-simd's): the generator outpaces the blocks, and the
+    // default bound (CometBFT's 5,000 txs) would refuse some
+    home = mkdtempSync(join(tmpdir(), 'chain-bench-evm-'));
+    initHome({ home, dev: true });
+    editToml(join(home, 'config', 'config.toml'), [['mempool', 'size', String(Math.max(5000, o.senders * o.transfersPerSender + 1000))]]);
+  }
+  const node = home === undefined ? undefined : await startNode({ home, timeoutCommit: '1s', nodeArgs: words(process.env.BENCH_CHAIND_NODE_ARGS), extraArgs: words(process.env.BENCH_CHAIND_ARGS) });
   try {
     rows.push(await measure(node ? { name: 'chaind', url: node.ethUrl, rpcUrl: node.rpcUrl, wsUrl: node.ethWsUrl, pid: node.proc.pid } : { name: 'chaind', url: o.ethUrl!, wsUrl: o.ethWsUrl }, o, log));
   } finally {

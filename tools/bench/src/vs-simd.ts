@@ -94,7 +94,7 @@ export function setToml(text: string, section: string, key: string, value: strin
   throw new Error(`setToml: no key ${key} in [${section}]`);
 }
 
-function editToml(file: string, edits: [section: string, key: string, value: string][]): void {
+export function editToml(file: string, edits: [section: string, key: string, value: string][]): void {
   let t = readFileSync(file, 'utf8');
   for (const [s, k, v] of edits) t = setToml(t, s, k, v);
   writeFileSync(file, t);
