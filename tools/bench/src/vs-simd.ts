@@ -295,7 +295,7 @@ async function prepareChaind(extra: GenesisAccounts, mempoolSize: number, label:
     '--grpc.address', `127.0.0.1:${ports.grpc}`,
     '--json-rpc.address', `127.0.0.1:${ports.eth}`,
     '--json-rpc.ws-address', `127.0.0.1:${ports.ethWs}`,
-    // BENCH_CHAIND_ARGS: more chaind flags, e.g. "--tx_index.worker_thread true"
+    // BENCH_CHAIND_ARGS: more chaind flags, e.g. "--tx_index.worker_thread false"
     ...(process.env.BENCH_CHAIND_ARGS ?? '').split(' ').filter((x) => x !== ''),
   ];
   const node: BenchNode & { genesisBytes: number; genesisMs: number } = {
