@@ -5,10 +5,10 @@
  * heap it grew under load even once its own collections have emptied it; a compacting full collection gives it back.
  *
  * Idle: no tx ran (CheckTx, a block's tx, a simulation) for `idleMs` (default 1 s, a block interval), and the event
- * loop was busy less than 25% of the last check's interval (250 ms; a node serving queries is not idle). Then, when the memory V8 holds (its heap
- * plus the external buffers it tracks) grew by more than `growthBytes` since the last forced collection (or the
- * start), one full collection that compacts the whole old generation (`exposedCompactingGc`, ~70-200 ms) runs in
- * that idle gap; under load it never runs. A plain `gc()` left the heap it emptied in place: after 50,000 bank sends,
+ * loop was busy less than 25% of the last check's interval (250 ms; a node serving queries is not idle). Then, when
+ * the memory V8 holds (its heap plus the external buffers it tracks) grew by more than `growthBytes` since the last
+ * forced collection (or the start), one full collection that compacts the whole old generation (`exposedCompactingGc`,
+ * ~70-200 ms) runs in that idle gap; under load it never runs. A plain `gc()` left the heap it emptied in place: after 50,000 bank sends,
  * 490 MB held for 90 MB alive, until V8's memory reducer, 30 s or more later. `gc` comes from V8 (`--expose-gc` set
  * at run time, the way jest does), so no Node.js flag is needed. `CHAIND_IDLE_GC=0` turns it off.
  */

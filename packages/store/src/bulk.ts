@@ -30,7 +30,7 @@ const released = new FinalizationRegistry<number>((bytes) => {
 let defaultGc: (() => void) | null | undefined;
 
 export interface BulkWriterOptions {
-  /** bytes per batch (default 2 MiB) */
+  /** bytes per batch (default 2 MiB: small, for the peak memory, as two are held at a time) */
   readonly batchBytes?: number;
   /** written batches' bytes held natively before a full collection is asked for (default 96 MiB) */
   readonly maxUnreleased?: number;

@@ -278,7 +278,7 @@ export class CommitStore {
    */
   private async *genesisEntries(write: boolean): AsyncGenerator<readonly [Bytes, Bytes][]> {
     // one batch written while the next fills (bulk.ts)
-    const out = write ? new BulkWriter(this.db, { batchBytes: SPILL_BATCH_BYTES }) : undefined;
+    const out = write ? new BulkWriter(this.db) : undefined;
     try {
       for (const chunk of this.spill!.merged()) {
         if (out !== undefined) {
@@ -632,9 +632,6 @@ function sameChanges(a: readonly Change[], b: readonly Change[]): boolean {
   }
   return true;
 }
-
-/** Bytes of flat-state writes per LevelDB batch of the first block after a moved genesis (small: peak memory). */
-const SPILL_BATCH_BYTES = 2 << 20;
 
 /** Where InitChain's moved state goes (spillGenesis): a folder in the database's. */
 function spillDir(dir: string): string {

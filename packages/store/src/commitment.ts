@@ -34,7 +34,7 @@ import { BulkWriter } from './bulk.js';
 import { prefixEnd } from './prefix.js';
 import { compareBytes, startsWith } from './keys.js';
 import { NS_META, NS_TREES, readBE64, writeBE64 } from './layout.js';
-import type { BatchOp, Bytes, Change, KVStore } from './types.js';
+import type { Bytes, Change, KVStore } from './types.js';
 
 type DB = ClassicLevel<Bytes, Bytes>;
 
@@ -187,7 +187,7 @@ export class Commitment {
     if (this.staged !== undefined) throw new Error('commitment: a block is already staged');
     if (this.stores.length > 0) throw new Error('commitment: a build from the flat state needs a store without trees');
     this.fresh = [];
-    const records = sink === null ? null : new BulkWriter(this.db, { batchBytes: RECORD_BATCH_BYTES });
+    const records = sink === null ? null : new BulkWriter(this.db);
     const builds: (SortedBuild | RemoteSortedBuild)[] = [];
     // worker builds finishing while the next stores stream (each resolves once its records are in `records`)
     const finishing: Promise<unknown>[] = [];
@@ -386,9 +386,6 @@ export class Commitment {
     this.pruned = height;
   }
 }
-
-/** Bytes of node records of sorted builds per LevelDB batch (small: peak memory; one is written while the next fills). */
-const RECORD_BATCH_BYTES = 2 << 20;
 
 async function openTree(db: DB, opts: CommitmentOptions, name: string, first: number): Promise<Mounted> {
   const nameBytes = enc.encode(name);
