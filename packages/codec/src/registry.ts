@@ -28,6 +28,9 @@ export interface PackageAlias {
   readonly cosmos: boolean;
 }
 
+/** The biggest buffer the registry's shared writer keeps between messages. */
+const MAX_KEPT_WRITER_BYTES = 64 * 1024;
+
 const PACKAGE_RE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /** Objects as protobufjs `toObject` produces them with our conversion options. */
@@ -124,6 +127,13 @@ export class ProtoRegistry implements AnyResolver {
   /** alias packages (`registerPackageAlias`), in registration order */
   private readonly pkgAliases: PackageAlias[] = [];
   private readonly typeCache = new Map<string, protobuf.Type>();
+  /**
+   * The writer every `encode` fills, then copies out with `finish()`: a fresh protobufjs writer per message takes a
+   * 128-byte start buffer from Node's Buffer pool besides the result (and more as it grows), so a loaded node made a
+   * new 8 KiB pool every ~30 messages. This one keeps the biggest buffer it needed. Encoding never re-enters (no
+   * user code runs inside `Type.encode`); a throw mid-message leaves fork states behind, so it is replaced then.
+   */
+  private writer: protobuf.Writer = protobuf.Writer.create();
 
   constructor() {
     this.root.resolvePath = (origin: string, target: string): string => {
@@ -261,7 +271,23 @@ export class ProtoRegistry implements AnyResolver {
       if (fast !== undefined) return fast;
     }
     const t = this.type(typeName);
-    return t.encode(t.fromObject(obj)).finish();
+    return this.encodeMessage(t, t.fromObject(obj));
+  }
+
+  /** A protobufjs message's bytes, encoded through the registry's one writer. */
+  private encodeMessage(t: protobuf.Type, message: protobuf.Message): Uint8Array {
+    const w = this.writer;
+    w.reset();
+    try {
+      t.encode(message, w);
+    } catch (e) {
+      this.writer = protobuf.Writer.create();
+      throw e;
+    }
+    const out = w.finish();
+    // a rare big message (a genesis, contract code) does not keep its buffer
+    if ((w as unknown as { buf: Uint8Array }).buf.length > MAX_KEPT_WRITER_BYTES) this.writer = protobuf.Writer.create();
+    return out;
   }
 
   /** Decodes bytes into a plain object; throws on malformed input. */
@@ -323,6 +349,6 @@ export class ProtoRegistry implements AnyResolver {
     const t = this.type(name);
     const inner = this.toDialect(t, t.toObject(t.decode(any.value), TO_OBJECT), dialect);
     const canonical = '/' + name;
-    return { type_url: dialect === 'chain' ? canonical : this.cosmosTypeUrl(canonical), value: t.encode(t.fromObject(inner)).finish() };
+    return { type_url: dialect === 'chain' ? canonical : this.cosmosTypeUrl(canonical), value: this.encodeMessage(t, t.fromObject(inner)) };
   }
 }
