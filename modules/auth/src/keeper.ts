@@ -2,6 +2,7 @@
 import type { Context } from '@chain/app';
 import type { ProtoRegistry, google_protobuf } from '@chain/codec';
 import { equalBytes } from '@chain/crypto';
+import { IdentityMemo, clonePlain } from '@chain/collections';
 import { Errors } from '@chain/errors';
 import type { AddressCodec } from './address.js';
 import { moduleAddress } from './address.js';
@@ -36,6 +37,8 @@ export class AccountKeeper {
   readonly state: AuthState;
   private readonly perms: Map<string, readonly string[]>;
   private readonly moduleAddrs = new Map<string, Uint8Array>();
+  /** decoded accounts by the identity of their Any's value bytes (`accountFromAny`) */
+  private readonly unpacked = new IdentityMemo<Uint8Array, { typeUrl: string; name: string; message: BaseAccount | ModuleAccount }>();
 
   constructor(opts: AccountKeeperOptions) {
     this.registry = opts.registry;
@@ -98,7 +101,15 @@ export class AccountKeeper {
 
   /** An account from its `Any` (`BaseAccount` or `ModuleAccount`) and its address. */
   accountFromAny(address: Uint8Array, any: google_protobuf.Any): Account {
-    const { name, message } = this.registry.unpackAny<BaseAccount | ModuleAccount>(any);
+    // a stored account's Any comes with the stored value bytes (the store and its codec hand out the same instance
+    // for the same stored value: @chain/collections' memo.ts), decoded once
+    let hit = this.unpacked.get(any.value);
+    if (hit === undefined || hit.typeUrl !== any.type_url) {
+      hit = { typeUrl: any.type_url, ...this.registry.unpackAny<BaseAccount | ModuleAccount>(any) };
+      this.unpacked.set(any.value, hit);
+    }
+    const name = hit.name;
+    const message = clonePlain(hit.message);
     if (name === MODULE_ACCOUNT) {
       const m = message as ModuleAccount;
       // a stored module account always has its base account

@@ -8,6 +8,7 @@ export { pairKey, tripleKey } from './composite.js';
 export type { ValueCodec } from './values.js';
 export { bytesValue, stringValue, uint64Value, boolValue, jsonValue, protoValue, keyAsValue } from './values.js';
 export { intValue, lazyProtoValue } from './sdk-values.js';
+export { IdentityMemo, clonePlain } from './memo.js';
 export type { Range, Entry } from './range.js';
 export { CollectionIterator } from './iter.js';
 export { CollectionMap } from './map.js';

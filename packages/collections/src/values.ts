@@ -8,6 +8,7 @@ import type { KeyCodec } from './key-codec.js';
 import { EncodingError } from './errors.js';
 import { hex, readUtf8, utf8 } from './bytes.js';
 import { readU64, writeU64 } from './keys.js';
+import { IdentityMemo, clonePlain } from './memo.js';
 
 export interface ValueCodec<V> {
   /** A readable type name, e.g. `uint64`, `proto:chain.base.v1beta1.Coin`. */
@@ -128,6 +129,8 @@ export function jsonValue<T>(): ValueCodec<T> {
  */
 export function protoValue<T extends object = ProtoObject>(registry: ProtoRegistry, typeName: string): ValueCodec<T> {
   if (!registry.hasType(typeName)) throw new EncodingError(`proto value: unknown message type ${typeName}`);
+  // the same stored bytes decode once; each caller gets its own copy to change (./memo.ts)
+  const memo = new IdentityMemo<Uint8Array, T>();
   return {
     valueType: `proto:${typeName}`,
     encode(value) {
@@ -138,11 +141,16 @@ export function protoValue<T extends object = ProtoObject>(registry: ProtoRegist
       }
     },
     decode(bytes) {
-      try {
-        return registry.decode<T>(typeName, bytes);
-      } catch (e) {
-        throw new EncodingError(`proto value ${typeName}: ${(e as Error).message}`);
+      let v = memo.get(bytes);
+      if (v === undefined) {
+        try {
+          v = registry.decode<T>(typeName, bytes);
+        } catch (e) {
+          throw new EncodingError(`proto value ${typeName}: ${(e as Error).message}`);
+        }
+        memo.set(bytes, v);
       }
+      return clonePlain(v);
     },
     stringify(value) {
       try {
