@@ -11,6 +11,7 @@
  * `position` among its sub-calls (logs of failed frames and of their sub-frames are dropped). The
  * estimated size of the result is capped ({@link TraceSize}).
  */
+import { bytesToString } from '@chain/crypto';
 import type { EVMResult, InterpreterStep, Message as EvmMessage } from '@ethereumjs/evm';
 import type { Address } from '@ethereumjs/util';
 import { revertReason } from './ethtx.js';
@@ -50,7 +51,7 @@ export interface CallFrameJSON {
   logs?: CallLogJSON[];
 }
 
-const hex = (b: Uint8Array): string => '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const hex = (b: Uint8Array): string => '0x' + bytesToString(b, 'hex');
 const qty = (n: bigint): string => '0x' + n.toString(16);
 const addr = (a: Address | Uint8Array): string => hex(a instanceof Uint8Array ? a : a.bytes);
 const word = (v: bigint): string => '0x' + v.toString(16).padStart(64, '0');

@@ -9,7 +9,7 @@ import { createTxFromRLP } from '@ethereumjs/tx';
 import type { AccessList2930Tx, FeeMarket1559Tx, LegacyTx } from '@ethereumjs/tx';
 import { bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import type { ProtoRegistry } from '@chain/codec';
-import { keccak256, sharedVerifyPool, toBech32, toChecksumAddress } from '@chain/crypto';
+import { bytesToString, keccak256, sharedVerifyPool, toBech32, toChecksumAddress } from '@chain/crypto';
 import { EvmErrors } from './errors.js';
 import { commonFor } from './crypto.js';
 import { EVM_DENOM, EXTENSION_OPTION_ETH_TX, MSG_ETHEREUM_TX } from './keys.js';
@@ -77,7 +77,7 @@ class DecodedCache {
 const decodedTxs = new DecodedCache();
 
 function cacheKey(raw: Uint8Array, chainId: bigint): string {
-  return `${chainId}:${Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1')}`;
+  return `${chainId}:${bytesToString(raw, 'latin1')}`;
 }
 
 /** The chain id a raw tx claims (typed: its chainId field; legacy: from EIP-155 `v`), before full decoding. */
@@ -238,7 +238,7 @@ const checksummed = new Map<string, string>();
 
 /** EIP-55 `0x` form of 20 address bytes (memoized: the same senders and contracts recur in every block). */
 export function hexAddress(address: Uint8Array): string {
-  const key = Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString('latin1');
+  const key = bytesToString(address, 'latin1');
   let hex = checksummed.get(key);
   if (hex === undefined) {
     if (checksummed.size >= 50_000) checksummed.clear();

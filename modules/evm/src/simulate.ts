@@ -19,7 +19,7 @@
  * links to and BLOCKHASH sees.
  */
 import type { Context } from '@chain/app';
-import { fromHex } from '@chain/crypto';
+import { bytesToString, fromHex } from '@chain/crypto';
 import { branch } from '@chain/store';
 import type { EVMResult, InterpreterStep, Message as EvmMessage } from '@ethereumjs/evm';
 import { createLegacyTx } from '@ethereumjs/tx';
@@ -223,7 +223,7 @@ const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a
 /** ERC-7528: the address of ether */
 const ETHER_ADDRESS = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
 
-const hexOf = (b: Uint8Array): string => '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const hexOf = (b: Uint8Array): string => '0x' + bytesToString(b, 'hex');
 const word = (v: bigint): string => '0x' + v.toString(16).padStart(64, '0');
 const addrWord = (a: string): string => '0x' + a.slice(2).padStart(64, '0');
 const checksum = (a: Uint8Array): string => toChecksumAddress(hexOf(a));

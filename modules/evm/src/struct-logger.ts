@@ -9,6 +9,7 @@
  * `limit` caps the number of entries (execution goes on; 0 = no limit). The estimated size of the result
  * is capped ({@link TraceSize}): past it the run is aborted with TraceTooLargeError.
  */
+import { bytesToString } from '@chain/crypto';
 import type { EVMResult, InterpreterStep, Message as EvmMessage } from '@ethereumjs/evm';
 import type { BlockEnv, ExecutionResult, Message } from './executor.js';
 import { TraceSize, stepCost } from './tracer.js';
@@ -55,7 +56,7 @@ const NOT_OPCODE_ERRORS = new Set([
   'create collision', 'insufficient balance', 'initcode exceeds max initcode size',
 ]);
 
-const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const hex = (b: Uint8Array): string => bytesToString(b, 'hex');
 const word = (v: bigint): string => v.toString(16).padStart(64, '0');
 
 export class StructLogger implements EvmTracer {

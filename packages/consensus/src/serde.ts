@@ -1,11 +1,13 @@
 /** JSON with bytes and bigints, for block-store records (not a wire format). */
+import { bytesToString } from '@chain/crypto';
+
 export function serialize(v: unknown): Uint8Array {
   return new TextEncoder().encode(
     JSON.stringify(v, function (this: Record<string, unknown>, k: string, json: unknown) {
       // JSON.stringify applies toJSON (Buffer → {type,data}, Date → string) before the replacer: look at
       // the original value in its holder.
       const x = this[k];
-      if (x instanceof Uint8Array) return { $b: Buffer.from(x.buffer, x.byteOffset, x.byteLength).toString('base64') };
+      if (x instanceof Uint8Array) return { $b: bytesToString(x, 'base64') };
       if (typeof x === 'bigint') return { $n: x.toString() };
       if (x instanceof Date) return { $d: x.toISOString() };
       return json;

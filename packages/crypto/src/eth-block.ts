@@ -11,6 +11,7 @@
  *   fields of a chain without proof of work, withdrawals, blobs, a beacon chain or EIP-7685 requests are the
  *   constants below.
  */
+import { bytesToString } from './encoding.js';
 import { addToBloom, keccak256 } from './hash.js';
 
 type RlpItem = Uint8Array | RlpItem[];
@@ -169,5 +170,5 @@ export function ethHeaderHash(h: EthHeaderFields): string {
  */
 export function ethStateRoot(appHash: Uint8Array): string {
   const h = appHash.length === 32 ? appHash : appHash.length === 0 ? new Uint8Array(32) : keccak256(appHash);
-  return '0x' + Buffer.from(h.buffer, h.byteOffset, h.byteLength).toString('hex');
+  return '0x' + bytesToString(h, 'hex');
 }

@@ -1,6 +1,6 @@
 export { sha256, keccak256, ripemd160, nativeKeccak, addToBloom } from './hash.js';
 export {
-  toHex, fromHex, toBase64, fromBase64, utf8, fromUtf8, equalBytes, concatBytes, toBech32, fromBech32, Bech32Codec, decodeAddress,
+  toHex, fromHex, toBase64, fromBase64, utf8, fromUtf8, bytesToString, equalBytes, concatBytes, toBech32, fromBech32, Bech32Codec, decodeAddress,
 } from './encoding.js';
 export type { Bech32Decoded } from './encoding.js';
 export {

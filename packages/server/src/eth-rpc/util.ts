@@ -1,5 +1,5 @@
 /** JSON-RPC errors (Ethereum codes) and the hex / parameter helpers shared by the namespaces. */
-import { fromHex } from '@chain/crypto';
+import { bytesToString, fromHex } from '@chain/crypto';
 
 export class RpcError extends Error {
   constructor(readonly code: number, message: string, readonly data?: unknown) {
@@ -29,7 +29,7 @@ export function qty(n: bigint | number): string {
 }
 
 export function hex(b: Uint8Array): string {
-  return '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+  return '0x' + bytesToString(b, 'hex');
 }
 
 export function parseQty(v: unknown, name = 'quantity'): bigint {
