@@ -481,6 +481,8 @@ interface LoadFigures {
   meanIntervalMs: number;
   blockIntervalsMs: number[];
   nodeCpuPct: number;
+  /** node CPU time (all threads) from the first broadcast to the empty mempool, per committed send */
+  nodeCpuUsPerTx: number;
   genCpuPct: number;
   broadcastMs: number;
   rssAfter: number;
@@ -573,6 +575,7 @@ async function loadRun(node: BenchNode, keys: BenchKey[], o: VsSimdOptions): Pro
     meanIntervalMs: intervals.reduce((a, b) => a + b, 0) / intervals.length,
     blockIntervalsMs: intervals,
     nodeCpuPct: ((cpu1 - cpu0) / (drainedAt - startedAt)) * 100,
+    nodeCpuUsPerTx: ((cpu1 - cpu0) * 1000) / Math.max(committed, 1),
     genCpuPct: (genCpu / Math.max(broadcastMs, 1)) * 100,
     broadcastMs,
     rssAfter: mem.rss, hwmAfter: mem.hwm, rssIdle,
@@ -735,6 +738,7 @@ export async function vsSimdBench(o: VsSimdOptions): Promise<void> {
   const s = figs.simd;
   const ms = (d: number) => (n: number | undefined): string => (n === undefined ? 'n/a' : `${fmt(n, d)} ms`);
   const num = (n: number | undefined): string => fmt(n);
+  const us = (n: number | undefined): string => (n === undefined ? 'n/a' : `${fmt(n)} µs`);
   const pct = (n: number | undefined): string => (n === undefined ? 'n/a' : `${fmt(n)}%`);
   printTable(`${o.txs} bank sends from ${o.accounts} accounts, ${o.workers} generator processes x ${o.connections} connections in all (single node, 1 s blocks; shared 2-core machine)`, [
     { figure: 'committed bank sends/s (first to last loaded block)', chaind: c?.tps, simd: s?.tps, show: num },
@@ -746,6 +750,7 @@ export async function vsSimdBench(o: VsSimdOptions): Promise<void> {
     { figure: 'FinalizeBlock + Commit of the biggest block', chaind: c?.finalizeCommitMs, simd: s?.finalizeCommitMs, show: ms(0) },
     { figure: 'mean block interval of the loaded blocks', chaind: c?.meanIntervalMs, simd: s?.meanIntervalMs, show: ms(0) },
     { figure: 'node CPU during the load (% of one core)', chaind: c?.nodeCpuPct, simd: s?.nodeCpuPct, show: pct },
+    { figure: 'node CPU time per committed send (all threads)', chaind: c?.nodeCpuUsPerTx, simd: s?.nodeCpuUsPerTx, show: us },
     { figure: 'generator CPU during broadcast (% of one core)', chaind: c?.genCpuPct, simd: s?.genCpuPct, show: pct },
     { figure: `REST balance p50, ${o.clients} clients`, chaind: c?.restP50, simd: s?.restP50, show: ms(1) },
     { figure: `REST balance p99, ${o.clients} clients`, chaind: c?.restP99, simd: s?.restP99, show: ms(1) },
