@@ -267,7 +267,7 @@ export class App implements AbciApplication {
   // ---- CheckTx --------------------------------------------------------------------------------------------
 
   /** Mempool admission: decode, validate, ante (fees, signatures, sequence) against the check state. */
-  async checkTx(req: CheckTxRequest): Promise<ExecTxResult & { tx?: DecodedTx }> {
+  async checkTx(req: CheckTxRequest): Promise<ExecTxResult> {
     const raw = req.tx;
     if (raw.length > this.maxTxBytes) return this.errorResult(Errors.TxTooLarge.wrap(`tx size ${raw.length} exceeds ${this.maxTxBytes}`), 0, 0);
     return this.runTx(req.type === 'recheck' ? 'recheck' : 'check', raw, this.checkState);
@@ -510,8 +510,7 @@ export class App implements AbciApplication {
       changes: () => state.changes(),
       deliver: async (raw) => {
         if (ended) throw new Error('dry run: the block has ended');
-        const { tx: _tx, ...result } = await this.runTx('deliver', raw, state, block);
-        return result;
+        return this.runTx('deliver', raw, state, block);
       },
       end: async () => {
         if (ended) throw new Error('dry run: the block has ended');
@@ -530,7 +529,11 @@ export class App implements AbciApplication {
     return { code: info.code, codespace: info.codespace, log: info.log, info: '', data: new Uint8Array(), gasWanted, gasUsed, events };
   }
 
-  private async runTx(mode: ExecMode, raw: Uint8Array, state: KVStore, block: BlockInfo = this.lastBlock): Promise<ExecTxResult & { tx?: DecodedTx }> {
+  /**
+   * One tx in a mode. The result holds nothing of the decoded tx: a block keeps its txs' results until it ends, and
+   * decoded txs kept with them were copied out of V8's young generation and collected with the old one.
+   */
+  private async runTx(mode: ExecMode, raw: Uint8Array, state: KVStore, block: BlockInfo = this.lastBlock): Promise<ExecTxResult> {
     this.lastTxAt = Date.now();
     let tx: DecodedTx;
     try {
@@ -552,10 +555,10 @@ export class App implements AbciApplication {
       anteBranch.write();
     } catch (e) {
       const err = e instanceof OutOfGasError ? outOfGasError(e, gasWanted, meter.consumed()) : e;
-      return { ...this.errorResult(err, reportedWanted, meter.consumed()), tx };
+      return this.errorResult(err, reportedWanted, meter.consumed());
     }
     if (mode === 'check' || mode === 'recheck') {
-      return { code: 0, codespace: '', log: '', info: '', data: new Uint8Array(), gasWanted, gasUsed: meter.consumed(), events: txEvents.events, tx };
+      return { code: 0, codespace: '', log: '', info: '', data: new Uint8Array(), gasWanted, gasUsed: meter.consumed(), events: txEvents.events };
     }
     const msgBranch = branch(state);
     const mctx = ctx.withStore(msgBranch);
@@ -582,12 +585,12 @@ export class App implements AbciApplication {
       const info = abciInfo(err);
       // out of gas aborts the whole tx (the SDK recovers the panic in runTx): no message prefix
       const log = e instanceof OutOfGasError || (info.code === 1 && !(err instanceof ChainError)) ? info.log : `failed to execute message; message index: ${failedAt}: ${info.log}`;
-      return { code: info.code, codespace: info.codespace, log, info: '', data: new Uint8Array(), gasWanted: reportedWanted, gasUsed: meter.consumed(), events: txEvents.events, tx };
+      return { code: info.code, codespace: info.codespace, log, info: '', data: new Uint8Array(), gasWanted: reportedWanted, gasUsed: meter.consumed(), events: txEvents.events };
     }
     const data = this.registry.encode('chain.base.abci.v1beta1.TxMsgData', { msg_responses: responses });
     return {
       code: 0, codespace: '', log: JSON.stringify(msgLogs.map(stringLog)), info: '', data,
-      gasWanted: reportedWanted, gasUsed: meter.consumed(), events: allEvents, msgResponses: responses, tx,
+      gasWanted: reportedWanted, gasUsed: meter.consumed(), events: allEvents, msgResponses: responses,
     };
   }
 
