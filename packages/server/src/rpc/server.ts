@@ -509,6 +509,11 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
     let processing = false;
     /** broadcast requests of this connection still running (see WS_PIPELINED) */
     const inflight = new Set<Promise<void>>();
+    // wakes the drain loop when one of them ends: one waiter at a time (Promise.race over the set attached a
+    // reaction to every running request on each wait, kept until it ended: most of them outlived a young-generation
+    // collection under load and were copied to the old generation)
+    let wake: (() => void) | undefined;
+    const untilOneEnds = (): Promise<void> => new Promise<void>((r) => { wake = r; });
     const drain = async (): Promise<void> => {
       processing = true;
       try {
@@ -520,16 +525,21 @@ export async function startRpcServer(o: { node: Node; host: string; port: number
           const req = parseWsFrame(c, frame);
           if (req === undefined) continue;
           if (WS_PIPELINED.has(req.method)) {
-            while (inflight.size >= WS_PIPELINE_DEPTH) await Promise.race(inflight);
+            while (inflight.size >= WS_PIPELINE_DEPTH) await untilOneEnds();
             // started in frame order: the call reaches the engine's CheckTx before this returns, and the
             // engine admits txs in the order they reach it
             const p: Promise<void> = handleWsRequest(c, req)
               .catch((e: unknown) => log.error('websocket request failed', { err: (e as Error).stack ?? String(e) }))
-              .finally(() => { inflight.delete(p); });
+              .finally(() => {
+                inflight.delete(p);
+                const w = wake;
+                wake = undefined;
+                w?.();
+              });
             inflight.add(p);
           } else {
             // every earlier request is answered first, as when a connection's requests run one by one
-            while (inflight.size > 0) await Promise.all(inflight);
+            while (inflight.size > 0) await untilOneEnds();
             await handleWsRequest(c, req);
           }
         }
