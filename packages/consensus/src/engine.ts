@@ -87,6 +87,35 @@ class Mutex {
   }
 }
 
+/** At most `n` holders at a time; waiters are served in the order they came. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+  constructor(n: number) { this.free = n; }
+  /** undefined when a slot was free (taken now), else a promise of the slot */
+  acquire(): Promise<void> | undefined {
+    if (this.free > 0 && this.waiting.length === 0) {
+      this.free--;
+      return undefined;
+    }
+    return new Promise<void>((r) => { this.waiting.push(r); });
+  }
+  release(): void {
+    const next = this.waiting.shift();
+    if (next !== undefined) next();
+    else this.free++;
+  }
+}
+
+/**
+ * CheckTxs past their wait for a slot: decoded, prechecked, queued for the app. A client that pipelines hundreds
+ * of txs had them all decoded at once (on arrival, or as a block ended), each decoding then living until its CheckTx
+ * ran, long enough for V8 to copy it out of the young generation and into the old one; copying survivors was most
+ * of a loaded node's collection time. A slot is cheap to wait for (the raw bytes only), and this many keep the
+ * verification workers and the app busy.
+ */
+export const CHECK_TX_SLOTS = 64;
+
 export function toTimestamp(d: Date): Timestamp {
   const ms = d.getTime();
   const seconds = Math.floor(ms / 1000);
@@ -129,6 +158,7 @@ export class Engine {
   private timeoutCommitMs: number;
   /** resolves when the latest checkTx call has its place in the lock's queue (arrival order) */
   private admitted: Promise<void> = Promise.resolve();
+  private readonly checkSlots = new Slots(CHECK_TX_SLOTS);
   /** when the block being produced was decided (timeout_commit runs from there) */
   private decidedAt: number | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -341,6 +371,8 @@ export class Engine {
     const hash = sha256(raw);
     const hex = toHex(hash);
     this.mempool.precheck(raw, hex);
+    const slot = this.checkSlots.acquire();
+    if (slot !== undefined) await slot;
     // txs reach CheckTx in the order they arrived here, whichever precheck ends first (a client may pipeline an
     // account's sequence numbers): each takes its place in the lock's queue after the one before it did
     const before = this.admitted;
@@ -369,6 +401,8 @@ export class Engine {
       admit();
       this.mempool.forget(hex);
       throw e;
+    } finally {
+      this.checkSlots.release();
     }
   }
 

@@ -1,4 +1,4 @@
-export { Engine, toTimestamp, fromTimestamp } from './engine.js';
+export { Engine, toTimestamp, fromTimestamp, CHECK_TX_SLOTS } from './engine.js';
 export type { EmbeddedApp, EngineOptions, EngineLogger, EngineHalt, CheckTxResult, TxInclusion } from './engine.js';
 export { applyValidatorUpdates, sameValidatorSet, MAX_TOTAL_VOTING_POWER } from './validator-set.js';
 export { Mempool, MempoolError } from './mempool.js';

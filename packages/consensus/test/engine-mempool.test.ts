@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { sha256, toHex } from '@chain/crypto';
 import { Errors } from '@chain/errors';
 import type { AnteHandler } from '@chain/app';
-import { MempoolError } from '../src/index.js';
+import { CHECK_TX_SLOTS, MempoolError } from '../src/index.js';
 import type { TxInclusion } from '../src/index.js';
 import { TestNode, makeGenesis, sleep, verifyChain } from './helpers.js';
 
@@ -58,6 +58,37 @@ describe('Engine admission order', () => {
       expect(seen).to.deep.equal([0, 1, 2, 4, 5, 6, 7]);
       // a rejected tx does not hold the ones after it
       expect(node.engine.mempool.size).to.equal(7);
+    } finally {
+      await node.close();
+    }
+  });
+
+  it(`has at most ${CHECK_TX_SLOTS} txs between precheck and the end of CheckTx, the rest waiting in order`, async () => {
+    const node = await TestNode.create({});
+    try {
+      const raws = Array.from({ length: CHECK_TX_SLOTS * 3 }, (_, i) => node.tx([{ sender: `s${i}` }]));
+      let open = 0;
+      let most = 0;
+      const started: number[] = [];
+      node.app.precheckTx = async (raw) => {
+        open++;
+        most = Math.max(most, open);
+        started.push(raws.indexOf(raw));
+        await sleep(raws.indexOf(raw) % 3);
+      };
+      const seen: number[] = [];
+      const check = node.app.checkTx.bind(node.app);
+      node.app.checkTx = async (req) => {
+        seen.push(raws.indexOf(req.tx));
+        const r = await check(req);
+        open--;
+        return r;
+      };
+      const codes = await Promise.all(raws.map((r) => node.engine.checkTx(r).then((x) => x.code)));
+      expect(codes.every((c) => c === 0)).to.equal(true);
+      expect(most).to.equal(CHECK_TX_SLOTS);
+      expect(started).to.deep.equal(raws.map((_, i) => i));
+      expect(seen).to.deep.equal(raws.map((_, i) => i));
     } finally {
       await node.close();
     }
