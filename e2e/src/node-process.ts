@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const MAIN = new URL('../../apps/node/src/main.ts', import.meta.url).pathname;
+const BIN = new URL('../../apps/node/bin/chaind.mjs', import.meta.url).pathname;
 const ROOT = new URL('../..', import.meta.url).pathname;
 
 /** ports this process has handed out: the kernel may give a just-released port to the next bind(0) */
@@ -69,6 +70,11 @@ export interface StartOptions {
    * The binary must be built first (`ensureCometbft()` from `@chain/cometbft`, in the test's before()).
    */
   readonly consensus?: 'embedded' | 'cometbft';
+  /**
+   * Run `apps/node/bin/chaind.mjs` (the compiled build when it is current, as a user's `chaind`; the benches build
+   * first) instead of the TypeScript sources through tsx, which the tests run so that no build step is needed.
+   */
+  readonly compiled?: boolean;
   /** (startTargetNode) changes the genesis before the chain starts: a fresh dev home's, or the localnet's */
   readonly patchGenesis?: (genesis: any) => void;
 }
@@ -100,7 +106,7 @@ export async function startNode(opts: StartOptions = {}): Promise<NodeHandle> {
   const ethWsPort = await freePort();
   const args = [
     ...(opts.nodeArgs ?? []),
-    '--conditions=source', '--import', 'tsx', MAIN, 'dev', '--home', home,
+    ...(opts.compiled ? [BIN] : ['--conditions=source', '--import', 'tsx', MAIN]), 'dev', '--home', home,
     '--rpc.laddr', `tcp://127.0.0.1:${rpcPort}`,
     '--api.address', `tcp://127.0.0.1:${apiPort}`,
     '--consensus.timeout_commit', opts.timeoutCommit ?? '200ms',

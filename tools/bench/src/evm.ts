@@ -25,7 +25,7 @@ import { startHardhat } from '@chain/e2e/hardhat';
 import { compileToken } from '@chain/e2e/solidity';
 import type { BroadcastResult } from './load-worker.js';
 import { procCpuMs, runWorkers } from './proc.js';
-import { editToml } from './vs-simd.js';
+import { editToml, ensureChaindBuild } from './vs-simd.js';
 
 export interface EvmBenchOptions {
   /** transfers signed per sender */
@@ -254,7 +254,9 @@ export async function evmBench(o: EvmBenchOptions): Promise<EvmFigures[]> {
     initHome({ home, dev: true });
     editToml(join(home, 'config', 'config.toml'), [['mempool', 'size', String(Math.max(5000, o.senders * o.transfersPerSender + 1000))]]);
   }
-  const node = home === undefined ? undefined : await startNode({ home, timeoutCommit: '1s', nodeArgs: words(process.env.BENCH_CHAIND_NODE_ARGS), extraArgs: words(process.env.BENCH_CHAIND_ARGS) });
+  // compiled, as a user runs `chaind` and as vs-simd measures it
+  if (home !== undefined) ensureChaindBuild();
+  const node = home === undefined ? undefined : await startNode({ home, timeoutCommit: '1s', compiled: true, nodeArgs: words(process.env.BENCH_CHAIND_NODE_ARGS), extraArgs: words(process.env.BENCH_CHAIND_ARGS) });
   try {
     rows.push(await measure(node ? { name: 'chaind', url: node.ethUrl, rpcUrl: node.rpcUrl, wsUrl: node.ethWsUrl, pid: node.proc.pid } : { name: 'chaind', url: o.ethUrl!, wsUrl: o.ethWsUrl }, o, log));
   } finally {

@@ -659,7 +659,7 @@ function printTable(title: string, rows: Row[]): void {
  * `npm run build` (tsc -b, incremental): chaind then runs compiled, as a production node does (bin/chaind.mjs
  * falls back to the TS sources through tsx when a source is newer than the build), as simd runs its Go binary.
  */
-function ensureChaindBuild(): void {
+export function ensureChaindBuild(): void {
   const t = Date.now();
   const r = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
