@@ -234,14 +234,16 @@ describe('e2e: Ethereum JSON-RPC (HTTP and websocket)', function () {
       to: other, value: 1n, nonce: nonce++, gasLimit: 21000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, chainId: 1337n, type: 2,
     });
     const n = 20;
+    // more than twice the 64 sends a connection runs at once: the ones past it wait for a place, in order
+    const nWs = 150;
     const viaWs: string[] = [];
-    for (let i = 0; i < n; i++) viaWs.push(await sign());
+    for (let i = 0; i < nWs; i++) viaWs.push(await sign());
     const viaBatch: string[] = [];
     for (let i = 0; i < n; i++) viaBatch.push(await sign());
     const ws = await WsClient.open(wsUrl);
     try {
       // every frame written at once: the node recovers the senders together but must CheckTx them in frame order
-      for (let i = 0; i < n; i++) ws.send({ jsonrpc: '2.0', id: `p${i}`, method: 'eth_sendRawTransaction', params: [viaWs[i]] });
+      for (let i = 0; i < nWs; i++) ws.send({ jsonrpc: '2.0', id: `p${i}`, method: 'eth_sendRawTransaction', params: [viaWs[i]] });
       ws.send({ jsonrpc: '2.0', id: 'after', method: 'eth_chainId', params: [] });
       const after = await ws.waitFor((m) => m.id === 'after', 60_000);
       expect(after.result).to.equal('0x539');

@@ -205,19 +205,32 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
       let barrier: Promise<unknown> = Promise.resolve();
       /** the answers so far have been written */
       let answered: Promise<void> = Promise.resolve();
+      /** sends holding one of the WS_PIPELINE_DEPTH places */
       let pipelined = 0;
+      /** sends waiting for a place, in arrival order (each takes the place of one that ends) */
+      const waiting: (() => void)[] = [];
       ws.on('message', (data, isBinary) => {
         const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
         const body = parseBody(text);
-        const overlap = isSend(body) && pipelined < WS_PIPELINE_DEPTH;
+        const overlap = isSend(body);
         const ticket = overlap ? order.ticket() : undefined;
-        const run = (overlap ? barrier : all)
+        let gate: Promise<unknown> = overlap ? barrier : all;
+        if (overlap) {
+          // past the depth a send waits for one place, not for every request before it to end (which let the
+          // pipeline run dry every WS_PIPELINE_DEPTH sends); its ticket keeps its turn at CheckTx
+          if (pipelined < WS_PIPELINE_DEPTH) pipelined++;
+          else gate = Promise.all([gate, new Promise<void>((r) => { waiting.push(r); })]);
+        }
+        const run = gate
           .then(() => handleBody(body, { client, ws: conn, admit: ticket?.admit }))
           .catch((e: unknown) => { log.error('websocket request failed', { err: String(e) }); return undefined; })
           .finally(() => ticket?.done());
         if (overlap) {
-          pipelined++;
-          void run.finally(() => { pipelined--; });
+          void run.finally(() => {
+            const next = waiting.shift();
+            if (next !== undefined) next();
+            else pipelined--;
+          });
         }
         all = Promise.all([all, run]);
         if (!overlap) barrier = all;
