@@ -3,14 +3,8 @@
  * byte, code points 0..255): JavaScript string comparison then equals bytewise (memcmp) order, and
  * strings are cheap B-tree keys.
  */
+import { bytesToString } from '@chain/crypto';
 import type { Bytes } from './types.js';
-
-/**
- * Node's latin1 conversion of a byte range to a string, on any Uint8Array (a Buffer method, undocumented but in every
- * Node.js release): no Buffer view to make, and no ArrayBuffer for V8 to materialize behind a small typed array,
- * which `Buffer.from(bytes.buffer, ...)` costs (~4x slower at 30-60 bytes, the size of most state keys).
- */
-const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: (this: Uint8Array, start: number, end: number) => string }).latin1Slice;
 
 /** Encode bytes as an internal latin1 key string (order preserving). */
 export function toKey(bytes: Bytes): string {
@@ -19,8 +13,8 @@ export function toKey(bytes: Bytes): string {
     // Short keys: no native call, and a flat string (a char loop builds a rope, slower to compare later)
     return String.fromCharCode.apply(null, bytes as unknown as number[]);
   }
-  if (latin1Slice !== undefined) return latin1Slice.call(bytes, 0, n);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, n).toString('latin1');
+  // no Buffer view of a small typed array (@chain/crypto's bytesToString)
+  return bytesToString(bytes, 'latin1');
 }
 
 /** Decode an internal latin1 key string back to a fresh plain Uint8Array. */
