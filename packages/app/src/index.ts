@@ -39,6 +39,7 @@ export { JsonStreamWriter, LazyArray, LazyObject, materialize, stringifyLazy } f
 export type { JsonSink, WriteHooks } from './json-writer.js';
 export { Progress, progress, formatDuration, SILENT_PROGRESS } from './progress.js';
 export type { ProgressFactory, ProgressOptions, ProgressStream } from './progress.js';
+export { Slots } from './slots.js';
 export {
   JsonAppState, JsonScanError, JsonScanner, appStateOfBytes, bytesSource, fileSource, objectAppState, openGenesisFile,
 } from './genesis-reader.js';

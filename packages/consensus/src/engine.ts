@@ -8,7 +8,7 @@
  * listener whose writes join the block's atomic batch. Then it publishes the block's events.
  */
 import type { AbciApplication, AppStateSource, CommitInfo, CommitListener, ExecTxResult, ProgressFactory, ValidatorUpdate, VoteInfo } from '@chain/app';
-import { isChainHalt } from '@chain/app';
+import { Slots, isChainHalt } from '@chain/app';
 import type { BatchOp, CommitStore } from '@chain/store';
 import type { EventBus, Event } from '@chain/events';
 import { flattenEvents } from '@chain/events';
@@ -84,26 +84,6 @@ class Mutex {
     const p = this.tail.then(fn, fn);
     this.tail = p.catch(() => undefined);
     return p;
-  }
-}
-
-/** At most `n` holders at a time; waiters are served in the order they came. */
-class Slots {
-  private free: number;
-  private readonly waiting: (() => void)[] = [];
-  constructor(n: number) { this.free = n; }
-  /** undefined when a slot was free (taken now), else a promise of the slot */
-  acquire(): Promise<void> | undefined {
-    if (this.free > 0 && this.waiting.length === 0) {
-      this.free--;
-      return undefined;
-    }
-    return new Promise<void>((r) => { this.waiting.push(r); });
-  }
-  release(): void {
-    const next = this.waiting.shift();
-    if (next !== undefined) next();
-    else this.free++;
   }
 }
 

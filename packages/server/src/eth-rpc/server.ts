@@ -10,6 +10,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { WebSocket } from 'ws';
+import { Slots } from '@chain/app';
 import type { Backend } from './backend.js';
 import { debugMethods } from './debug.js';
 import { ethMethods } from './eth.js';
@@ -205,10 +206,8 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
       let barrier: Promise<unknown> = Promise.resolve();
       /** the answers so far have been written */
       let answered: Promise<void> = Promise.resolve();
-      /** sends holding one of the WS_PIPELINE_DEPTH places */
-      let pipelined = 0;
-      /** sends waiting for a place, in arrival order (each takes the place of one that ends) */
-      const waiting: (() => void)[] = [];
+      /** the WS_PIPELINE_DEPTH places of running sends, given in arrival order */
+      const places = new Slots(WS_PIPELINE_DEPTH);
       ws.on('message', (data, isBinary) => {
         const text = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
         const body = parseBody(text);
@@ -218,20 +217,14 @@ export async function startJsonRpcServer(opts: JsonRpcServerOptions): Promise<Js
         if (overlap) {
           // past the depth a send waits for one place, not for every request before it to end (which let the
           // pipeline run dry every WS_PIPELINE_DEPTH sends); its ticket keeps its turn at CheckTx
-          if (pipelined < WS_PIPELINE_DEPTH) pipelined++;
-          else gate = Promise.all([gate, new Promise<void>((r) => { waiting.push(r); })]);
+          const place = places.acquire();
+          if (place !== undefined) gate = Promise.all([gate, place]);
         }
         const run = gate
           .then(() => handleBody(body, { client, ws: conn, admit: ticket?.admit }))
           .catch((e: unknown) => { log.error('websocket request failed', { err: String(e) }); return undefined; })
           .finally(() => ticket?.done());
-        if (overlap) {
-          void run.finally(() => {
-            const next = waiting.shift();
-            if (next !== undefined) next();
-            else pipelined--;
-          });
-        }
+        if (overlap) void run.finally(() => places.release());
         all = Promise.all([all, run]);
         if (!overlap) barrier = all;
         answered = Promise.all([answered, run]).then(([, out]) => {
