@@ -72,8 +72,12 @@ export class JsonScanner {
    * before it already went through; a walk from a known start returns at once
    */
   private readonly ends = new Map<number, number>();
+  /** the element counts of the large arrays of `ends` with more than one element, by start (arrayElements uses them) */
+  private readonly counts = new Map<number, number>();
   /** skipValue's stack of open objects and arrays (their starts), reused */
   private readonly starts: number[] = [];
+  /** the commas met directly in each of skipValue's open objects and arrays, reused */
+  private readonly commas: number[] = [];
 
   /** `window`: bytes read at once (tests use small ones to cross window edges) */
   constructor(readonly src: ByteSource, private readonly window = WINDOW) {}
@@ -120,6 +124,7 @@ export class JsonScanner {
     const known = this.ends.get(pos);
     if (known !== undefined) return known;
     const starts = this.starts;
+    const commas = this.commas;
     let depth = 0;
     let inString = false;
     let escaped = false;
@@ -165,17 +170,24 @@ export class JsonScanner {
       } else if (b === 0x22) {
         if (depth === 0 && i > pos) throw new JsonScanError(`unexpected string at byte ${i}`);
         inString = true;
+      } else if (b === 0x2c && depth > 0) {
+        commas[depth - 1]!++;
       } else if (b === 0x7b || b === 0x5b) {
         if (depth === 0 && i > pos) throw new JsonScanError(`unexpected ${String.fromCharCode(b)} at byte ${i}`);
+        commas[depth] = 0;
         starts[depth++] = i;
       } else if (b === 0x7d || b === 0x5d) {
         if (depth === 0) {
           if (i > pos) return i;
           throw new JsonScanError(`unexpected ${String.fromCharCode(b)} at byte ${i}`);
         }
-        // a large object or array: remember where it ends (a scan from its start finds the same end)
+        // a large object or array: remember where it ends (a scan from its start finds the same end), and for an
+        // array of several elements how many (one more than its commas)
         const start = starts[--depth]!;
-        if (i + 1 - start >= LARGE_VALUE) this.ends.set(start, i + 1);
+        if (i + 1 - start >= LARGE_VALUE) {
+          this.ends.set(start, i + 1);
+          if (b === 0x5d && commas[depth]! > 0) this.counts.set(start, commas[depth]! + 1);
+        }
         if (depth === 0) return i + 1;
       } else if (depth === 0 && (b === 0x2c || b === 0x3a || isWs(b))) {
         // the end of a number or literal
@@ -219,6 +231,10 @@ export class JsonScanner {
    */
   arrayElements(pos: number, element?: (r: ByteRange) => void): { end: number; count: number } {
     this.expect(pos, 0x5b);
+    // a large array skipValue went through: its end and count are known (its elements are checked when parsed)
+    const known = this.ends.get(pos);
+    const knownCount = this.counts.get(pos);
+    if (element === undefined && known !== undefined && knownCount !== undefined) return { end: known, count: knownCount };
     let i = this.skipWs(pos + 1);
     let count = 0;
     if (this.byte(i) === 0x5d) return { end: i + 1, count };
@@ -242,27 +258,75 @@ export class JsonScanner {
     this.expect(range.start, 0x5b);
     let i = this.skipWs(range.start + 1);
     if (this.byte(i) === 0x5d) return;
-    let first = -1;
-    let last = -1;
-    let n = 0;
-    // the text from the first element's start to the last one's end holds the commas between them only
-    const parse = (): unknown[] => JSON.parse('[' + this.text(first, last) + ']') as unknown[];
     for (;;) {
-      const end = this.skipValue(i);
-      if (first < 0) first = i;
-      last = end;
-      if (++n >= maxItems || last - first >= maxBytes) {
-        yield parse();
-        first = -1;
-        n = 0;
-      }
-      i = this.skipWs(end);
-      const b = this.byte(i);
-      if (b === 0x5d) break;
-      if (b !== 0x2c) throw new JsonScanError(`expected , or ] at byte ${i}`);
-      i = this.skipWs(i + 1);
+      // the text from the first element's start to the last one's end holds the commas between them only
+      const { end, next } = this.scanElements(i, maxItems, maxBytes);
+      yield JSON.parse('[' + this.text(i, end) + ']') as unknown[];
+      if (next < 0) return;
+      i = next;
     }
-    if (first >= 0) yield parse();
+  }
+
+  /**
+   * From the array element that starts at `pos` (no whitespace before it): where the text of the next `maxItems`
+   * elements, or of about `maxBytes` bytes of them, ends (exclusive: at the comma after the last one, or at the
+   * array's `]`), and where the element after them starts (-1: the array ends there). One pass over the bytes,
+   * following strings and nesting as `skipValue` does (a call per element costs more than the scan of a small one);
+   * the elements' tokens are checked when the chunk is parsed.
+   */
+  private scanElements(pos: number, maxItems: number, maxBytes: number): { end: number; next: number } {
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    let n = 0;
+    let i = pos;
+    let buf = this.buf;
+    let base = this.base;
+    let lim = base + buf.length;
+    for (;;) {
+      if (i >= lim) {
+        if (!this.load(i)) throw new JsonScanError(`unexpected end of the document in the array element at byte ${pos}`);
+        buf = this.buf;
+        base = this.base;
+        lim = base + buf.length;
+      }
+      const b = buf[i - base]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (b === 0x5c) escaped = true;
+        else if (b === 0x22) inString = false;
+        else {
+          // to the next quote, as in skipValue
+          const q = buf.indexOf(0x22, i - base);
+          const stop = q < 0 ? lim - base : q;
+          let k = 0;
+          while (stop - 1 - k > i - base && buf[stop - 1 - k] === 0x5c) k++;
+          if (q < 0) {
+            escaped = k % 2 === 1;
+            i = lim;
+          } else if (k % 2 === 1) {
+            i = base + q + 1;
+          } else {
+            i = base + q;
+          }
+          continue;
+        }
+      } else if (b === 0x22) {
+        inString = true;
+      } else if (b === 0x7b || b === 0x5b) {
+        depth++;
+      } else if (b === 0x7d || b === 0x5d) {
+        if (depth > 0) depth--;
+        else if (b === 0x5d) return { end: i, next: -1 };
+        else throw new JsonScanError(`unexpected } at byte ${i}`);
+      } else if (b === 0x2c && depth === 0 && (++n >= maxItems || i - pos >= maxBytes)) {
+        const next = this.skipWs(i + 1);
+        const c = this.byte(next);
+        if (c < 0 || c === 0x2c || c === 0x5d) throw new JsonScanError(`unexpected ${c < 0 ? 'end of the document' : String.fromCharCode(c)} at byte ${next}`);
+        return { end: i, next };
+      }
+      i++;
+    }
   }
 
   /** Checks that only whitespace follows `pos`. */

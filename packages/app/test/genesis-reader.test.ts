@@ -61,6 +61,33 @@ describe('genesis reader: app_state section by section, large fields in chunks',
     expect([...new JsonScanner(bytesSource(enc(' [ ] '))).arrayChunks({ start: 1, end: 4 })]).to.deep.equal([]);
   });
 
+  it('large arrays: the counts the first walk found, commas in strings and nested values not counted; chunks split at top-level commas only', () => {
+    const tricky = (i: number): unknown => ({ s: `a,b],}{[",${i}\\`, n: [i, [i, { x: ',' }], []], e: {} });
+    const doc = {
+      one: [{ big: 'x'.repeat(70_000) }],
+      many: Array.from({ length: 3000 }, (_, i) => tricky(i)),
+      strings: Array.from({ length: 5000 }, (_, i) => `,]${i}"`),
+      small: [1, 2, 3],
+    };
+    for (const window of [5, 4096, 1 << 22]) {
+      const text = JSON.stringify(doc);
+      const src = new JsonAppState(new JsonScanner(bytesSource(enc(text)), window), { start: 0, end: enc(text).length });
+      for (const [name, arr] of Object.entries(doc)) {
+        const r = src.sectionParts(name, []);
+        expect(r?.head, `${name} window ${window}`).to.deep.equal(arr);
+      }
+      const scanner = new JsonScanner(bytesSource(enc(text)), window);
+      const members = scanner.objectMembers(0).members;
+      for (const { key, value } of members) {
+        const arr = doc[key as keyof typeof doc];
+        expect(scanner.arrayElements(value.start).count, key).to.equal(arr.length);
+        const chunks = [...scanner.arrayChunks(value, 700, 20_000)];
+        expect(chunks.flat(), key).to.deep.equal(arr);
+        expect(Math.max(...chunks.map((c) => c.length)), key).to.be.at.most(700);
+      }
+    }
+  });
+
   it('a key given twice: the last value, as JSON.parse; app_state null or empty bytes: no sections', () => {
     const text = '{"bank":{"balances":[1]},"auth":{},"bank":{"balances":[2,3]}}';
     const src = appStateOfBytes(enc(text));
