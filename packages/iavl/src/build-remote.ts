@@ -7,7 +7,8 @@
  * stores are built at the same time as the caller merges and writes the flat state, on the other core).
  *
  * Messages (every buffer transferred, never copied):
- *   to the worker:   { t: 'add', buf, end }  entries packed as u32le key length, u32le value length, key, value
+ *   to the worker:   { t: 'add', buf, end }  entries packed as u32le key length, u32le value length, key, value,
+ *                                           and the leaf hash (32 bytes) when the key length has bit 31 set
  *                    { t: 'finish' }
  *   from the worker: { t: 'rec', buf, end } one per 'add': the chunk records completed, packed the same way
  *                    { t: 'done', buf, end, next, root? } the last records, the next free id, the root node
@@ -27,15 +28,22 @@ const PACK_BYTES = 1 << 20;
 /** Packs sent and not answered before `pump()` waits. */
 const MAX_IN_FLIGHT = 2;
 
-// The worker module next to this one: build-worker.js when compiled; build-worker.ts when running from the sources
-// under tsx, whose loader Node 20 does not apply in workers: the worker's one-line script registers it first.
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER_URL = new URL(FROM_SOURCE ? './build-worker.ts' : './build-worker.js', import.meta.url).href;
+// The worker module next to this one: build-worker.js when compiled; build-worker.ts when running from the sources.
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './build-worker.ts' : './build-worker.js', import.meta.url).href;
+
+/**
+ * A worker thread running the module at `url` (a file URL) with `workerData` (plus `url`, `tsx`). A `.ts` module (the
+ * sources under tsx, whose loader Node 20 does not apply in workers) is loaded after registering tsx's loader in the
+ * worker, by a one-line script.
+ */
+export function moduleWorker(url: string, workerData: Record<string, unknown>): Worker {
+  return new Worker(WORKER_SOURCE, { eval: true, workerData: { ...workerData, url, tsx: url.endsWith('.ts') ? tsxApiUrl() : undefined } });
+}
+
 const WORKER_SOURCE = `const { workerData: d } = require('node:worker_threads');
 (d.tsx ? import(d.tsx).then((m) => m.register()) : Promise.resolve()).then(() => import(d.url));`;
 let tsxApi: string | undefined;
-function tsxApiUrl(): string | undefined {
-  if (!FROM_SOURCE) return undefined;
+function tsxApiUrl(): string {
   // the CommonJS entry's path gives the package folder; the ESM entry is next to it
   return (tsxApi ??= pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href);
 }
@@ -52,7 +60,10 @@ export function unpackInto(buf: Uint8Array, end: number, sink: BatchSink): void 
   }
 }
 
-/** Appends (key, value) entries to transferable buffers of about `size` bytes. */
+/** The key length word of a packed entry that carries its leaf hash (bit 31). */
+export const WITH_LEAF_HASH = 0x80000000;
+
+/** Appends (key, value) entries (and, to a build worker, their leaf hashes) to transferable buffers of about `size` bytes. */
 export class Packer {
   buf: Uint8Array;
   pos = 0;
@@ -60,13 +71,13 @@ export class Packer {
     this.buf = new Uint8Array(size);
   }
 
-  /** Whether `add` of this many key and value bytes fits without a new buffer. */
-  fits(kl: number, vl: number): boolean {
-    return this.pos + 8 + kl + vl <= this.buf.length;
+  /** Whether `add` of this many key and value bytes (and a leaf hash when `hashed`) fits without a new buffer. */
+  fits(kl: number, vl: number, hashed = false): boolean {
+    return this.pos + 8 + kl + vl + (hashed ? HASH_SIZE : 0) <= this.buf.length;
   }
 
-  add(key: Bytes, value: Bytes): void {
-    const need = 8 + key.length + value.length;
+  add(key: Bytes, value: Bytes, leafHash?: Bytes): void {
+    const need = 8 + key.length + value.length + (leafHash === undefined ? 0 : HASH_SIZE);
     if (this.pos + need > this.buf.length) {
       const next = new Uint8Array(Math.max(this.size, 2 * this.buf.length, this.pos + need));
       next.set(this.buf.subarray(0, this.pos));
@@ -74,12 +85,17 @@ export class Packer {
     }
     const b = this.buf;
     let p = this.pos;
-    writeU32le(b, p, key.length);
+    writeU32le(b, p, leafHash === undefined ? key.length : (key.length | WITH_LEAF_HASH) >>> 0);
     writeU32le(b, p + 4, value.length);
     p += 8;
     b.set(key, p);
     b.set(value, p + key.length);
-    this.pos = p + key.length + value.length;
+    p += key.length + value.length;
+    if (leafHash !== undefined) {
+      b.set(leafHash.subarray(0, HASH_SIZE), p);
+      p += HASH_SIZE;
+    }
+    this.pos = p;
   }
 
   /** The packed bytes so far and their length; the packer starts a new buffer. */
@@ -124,7 +140,7 @@ export class RemoteSortedBuild {
     private readonly host: BuildHost,
   ) {
     this.nextId = firstId;
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { url: WORKER_URL, tsx: tsxApiUrl(), prefix: Uint8Array.from(prefix), version, firstId } });
+    this.worker = moduleWorker(WORKER_URL, { prefix: Uint8Array.from(prefix), version, firstId });
     this.worker.on('message', (m: WorkerMessage) => this.onMessage(m));
     this.worker.on('error', (e) => this.fail(e));
     this.worker.on('exit', (code) => {
@@ -133,15 +149,15 @@ export class RemoteSortedBuild {
   }
 
   /** Add the next entry (strictly ascending keys, as `SortedBuild.add`; the bytes are copied). */
-  add(key: Bytes, value: Bytes): void {
+  add(key: Bytes, value: Bytes, leafHash?: Bytes): void {
     if (this.state !== 'adding') throw new Error('iavl: the sorted build is finished');
     if (this.failure !== undefined) throw this.failure;
     if (!(key instanceof Uint8Array) || key.length === 0) throw new TypeError('iavl: key must be a non-empty Uint8Array');
     if (!(value instanceof Uint8Array)) throw new TypeError('iavl: value must be a Uint8Array');
     const last = this.last;
     if (last !== undefined && (key === last || compareBytes(key, last) <= 0)) throw new Error('iavl: sorted build: keys must be strictly ascending');
-    if (!this.packer.fits(key.length, value.length) && this.packer.pos > 0) this.send();
-    this.packer.add(key, value);
+    if (!this.packer.fits(key.length, value.length, leafHash !== undefined) && this.packer.pos > 0) this.send();
+    this.packer.add(key, value, leafHash);
     // kept to compare with the next key (the caller does not modify its keys, as with `SortedBuild.add`)
     this.last = key;
     this.count++;

@@ -4,9 +4,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { type BuildHost, SortedBuilder } from './build.js';
-import { Packer, unpackInto } from './build-remote.js';
-import { EMPTY_HASH, writeBE64 } from './encoding.js';
-import { HASH_SIZE, type Node, encodeNodeInto, encodedSizeBound, putHash } from './node.js';
+import { Packer, WITH_LEAF_HASH } from './build-remote.js';
+import { EMPTY_HASH, readU32le, writeBE64 } from './encoding.js';
+import { HASH_SIZE, type Node, encodeNodeInto, encodedSizeBound, hashFromBytes, putHash } from './node.js';
 import { ChunkWriter } from './tree.js';
 
 const { prefix, version, firstId } = workerData as { prefix: Uint8Array; version: number; firstId: number };
@@ -33,10 +33,27 @@ const sink = {
   },
 };
 const builder = new SortedBuilder(version, firstId, new ChunkWriter(prefix, sink, false), host);
-const entries = {
-  put: (key: Uint8Array, value: Uint8Array) => builder.add(key, value),
-  del: () => undefined,
-};
+
+/** Adds the packed entries of `buf` (build-remote.ts): views into it, and the leaf hashes that came with them. */
+function addEntries(buf: Uint8Array, end: number): void {
+  let off = 0;
+  while (off < end) {
+    const word = readU32le(buf, off);
+    const hashed = word >= WITH_LEAF_HASH;
+    const kl = hashed ? word - WITH_LEAF_HASH : word;
+    const vl = readU32le(buf, off + 4);
+    off += 8;
+    const key = buf.subarray(off, off + kl);
+    const value = buf.subarray(off + kl, off + kl + vl);
+    off += kl + vl;
+    let hash: string | undefined;
+    if (hashed) {
+      hash = hashFromBytes(buf, off);
+      off += HASH_SIZE;
+    }
+    builder.addHashed(key, value, hash);
+  }
+}
 
 function sendRecords(t: 'rec' | 'done', extra: Record<string, unknown> = {}, transfer: ArrayBuffer[] = []): void {
   const { buf, end } = records.take();
@@ -47,7 +64,7 @@ port.on('message', (m: { t: 'add' | 'finish'; buf?: Uint8Array; end?: number }) 
   try {
     if (m.t === 'add') {
       // keys and values stay views into the received buffer (the builder keeps the spine's keys)
-      unpackInto(m.buf!, m.end!, entries);
+      addEntries(m.buf!, m.end!);
       sendRecords('rec');
     } else {
       builder.finish();

@@ -18,7 +18,7 @@
  * ids to be contiguous, above the previous versions' ids and starting at a chunk boundary.
  */
 import { type Bytes, compareBytes, copyBytes } from './encoding.js';
-import { Node, innerHashOf, leafHashOf } from './node.js';
+import { type Hash, Node, hashFromBytes, innerHashOf, leafHashOf } from './node.js';
 import type { BatchSink, SavedVersion } from './tree.js';
 
 /** A streaming sorted build of an empty tree's working version; see `IavlTree.beginSorted`. */
@@ -29,9 +29,10 @@ export interface SortedBuild {
    * Add the next entry. Keys must be non-empty and strictly ascending (bytewise); throws otherwise, leaving the
    * build unchanged. The builder keeps references to `key` and `value` instead of copying them: do not modify
    * them afterwards (a value is encoded at the next `add` or at `finish`; a key is also the key of an inner node
-   * that may stay on the right spine until `finish`).
+   * that may stay on the right spine until `finish`). `leafHash`: the entry's leaf hash (`leafHash(key, value,
+   * version)`, 32 bytes) when it was computed ahead (it is taken as given: a wrong one gives a wrong root hash).
    */
-  add(key: Bytes, value: Bytes): void;
+  add(key: Bytes, value: Bytes, leafHash?: Bytes): void;
   /**
    * Records completed from now on go to `sink` (e.g. the next chained batch); `null`: hash only, records
    * completed from now on are dropped (and nodes not encoded). Resets `pendingBytes`. Switching from `null` to a
@@ -124,7 +125,12 @@ export class SortedBuilder implements SortedBuild {
     this.writer.setOut(sink);
   }
 
-  add(key: Bytes, value: Bytes): void {
+  add(key: Bytes, value: Bytes, leafHash?: Bytes): void {
+    this.addHashed(key, value, leafHash === undefined ? undefined : hashFromBytes(leafHash, 0));
+  }
+
+  /** `add` with the leaf hash as a `Hash` (undefined: computed when the leaf is finalized). */
+  addHashed(key: Bytes, value: Bytes, leafHash: Hash | undefined): void {
     if (this.state !== State.Adding) throw new Error('iavl: the sorted build is finished');
     if (!(key instanceof Uint8Array) || key.length === 0) throw new TypeError('iavl: key must be a non-empty Uint8Array');
     if (!(value instanceof Uint8Array)) throw new TypeError('iavl: value must be a Uint8Array');
@@ -137,6 +143,7 @@ export class SortedBuilder implements SortedBuild {
     this.count++;
     const version = this.version;
     const leaf = new Node(key, value, version, 0, 1);
+    leaf.hash = leafHash;
     const spine = this.spine;
     const top = spine.length - 1;
     if (top < 0) {
@@ -183,7 +190,7 @@ export class SortedBuilder implements SortedBuild {
   private emit(n: Node): void {
     n.hash =
       n.height === 0
-        ? leafHashOf(n.key, n.value!, n.version)
+        ? (n.hash ?? leafHashOf(n.key, n.value!, n.version))
         : innerHashOf(n.height, n.size, n.version, n.leftHash!, n.rightHash!);
     n.id = this.nextId++;
     this.writer.add(n);

@@ -10,7 +10,7 @@ export {
   type StagedVersion,
 } from './tree.js';
 export { type SortedBuild } from './build.js';
-export { type RemoteSortedBuild } from './build-remote.js';
+export { type RemoteSortedBuild, moduleWorker } from './build-remote.js';
 export {
   HashOp,
   LengthOp,
@@ -27,5 +27,5 @@ export {
   type PathStep,
 } from './proof.js';
 export { multistoreRoot, multistoreProof, simpleMerkleRoot, type StoreRoot } from './multistore.js';
-export { leafHash, innerHash } from './node.js';
+export { leafHash, leafHashInto, innerHash } from './node.js';
 export { EMPTY_HASH, putUvarint, readBE64, readUvarint, sha256, uvarintSize, varint, writeBE64, type Bytes } from './encoding.js';

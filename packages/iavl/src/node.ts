@@ -168,6 +168,11 @@ export function leafHashOf(key: Bytes, value: Bytes, version: number): Hash {
   return sha256PaddedHash(b, off);
 }
 
+/** `leafHash` written into `out` at `off` (32 bytes): for leaf hashes computed ahead of a build (JS SHA-256). */
+export function leafHashInto(key: Bytes, value: Bytes, version: number, out: Uint8Array, off: number): void {
+  putHash(out, off, leafHashOf(key, value, version));
+}
+
 /** `innerHash` as a `Hash` (JS SHA-256). */
 export function innerHashOf(height: number, size: number, version: number, left: Hash, right: Hash): Hash {
   const b = ensurePre(paddedLength(30 + 2 + 2 * HASH_SIZE));

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
 import { iavlSpec, verifyMembership, verifyNonMembership } from '@confio/ics23';
-import { type BatchSink, EMPTY_HASH, type IavlDb, IavlTree, OpsCollector, type SortedBuild, type TreeView } from '../src/index.js';
+import { type BatchSink, EMPTY_HASH, type IavlDb, IavlTree, OpsCollector, type SortedBuild, type TreeView, leafHash } from '../src/index.js';
 import { hex, randBytes, rng, tempDb, testSeed, u, type TempDb } from './helpers.js';
 
 type Entry = [Uint8Array, Uint8Array];
@@ -401,22 +401,25 @@ describe('IavlTree sorted build on a worker thread (beginSortedOnWorker)', () =>
     await t.remove();
   });
 
-  /** The records and root of a build, as the in-thread build and the worker build write them. */
-  async function recordsOf(prefix: string, entries: Entry[], worker: boolean, iv = 1): Promise<{ tree: IavlTree; ops: string[]; root: string }> {
+  /**
+   * The records and root of a build, as the in-thread build and the worker build write them; `hashes`: the leaf hash
+   * each entry is added with (undefined: none, the build computes it).
+   */
+  async function recordsOf(prefix: string, entries: Entry[], worker: boolean, iv = 1, hashes?: (Uint8Array | undefined)[]): Promise<{ tree: IavlTree; ops: string[]; root: string }> {
     const tree = await IavlTree.open({ db: t.db, prefix: u(prefix), initialVersion: iv, cacheSize: 5_000 });
     const sink = new OpsCollector();
     let rootHash: Uint8Array;
     if (worker) {
       const b = tree.beginSortedOnWorker(sink);
       for (let i = 0; i < entries.length; i++) {
-        b.add(entries[i]![0], entries[i]![1]);
+        b.add(entries[i]![0], entries[i]![1], hashes?.[i]);
         if (i % 1000 === 999) await b.pump();
       }
       rootHash = (await b.finish()).rootHash;
       b.putRoot(sink);
     } else {
       const b = tree.beginSorted(sink);
-      for (const [k, v] of entries) b.add(k, v);
+      for (let i = 0; i < entries.length; i++) b.add(entries[i]![0], entries[i]![1], hashes?.[i]);
       rootHash = b.finish().rootHash;
       b.putRoot(sink);
     }
@@ -442,6 +445,23 @@ describe('IavlTree sorted build on a worker thread (beginSortedOnWorker)', () =>
       w.tree.set(u('zz-new'), u('1'));
       a.tree.set(u('zz-new'), u('1'));
       expect(hex((await w.tree.saveVersion()).rootHash)).to.equal(hex((await a.tree.saveVersion()).rootHash));
+    }
+  });
+
+  it('leaf hashes given with the entries (computed ahead): the same records and root, in the thread and on a worker; a wrong one gives another root', async function () {
+    this.timeout(60_000);
+    const r = rng(testSeed('sorted-leaf-hashes'));
+    const entries = randomEntries(r, 5_000, 10);
+    const plain = await recordsOf('p/', entries, false, 3);
+    // every other entry with its hash, the others without
+    const hashes = entries.map(([k, v], i) => (i % 2 === 0 ? Uint8Array.from(leafHash(k, v, 3)) : undefined));
+    for (const worker of [false, true]) {
+      const given = await recordsOf(`g${worker}/`, entries, worker, 3, hashes);
+      expect(given.root, `worker ${worker}`).to.equal(plain.root);
+      expect(given.ops, `worker ${worker}`).to.deep.equal(plain.ops);
+      const wrong = hashes.slice();
+      wrong[1000] = Uint8Array.from(leafHash(entries[1000]![0], u('not the value'), 3));
+      expect((await recordsOf(`w${worker}/`, entries, worker, 3, wrong)).root, `worker ${worker}`).to.not.equal(plain.root);
     }
   });
 

@@ -13,6 +13,7 @@
  * `gc` is exposed, see gc.ts): memory stays bounded whatever the size of the import. (In a 1M-account genesis V8's own
  * collections kept it under the bound: the collections of the garbage the build makes free the batches too.)
  */
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import type { ClassicLevel } from 'classic-level';
 import { exposedGc } from './gc.js';
 import type { Bytes } from './types.js';
@@ -111,5 +112,93 @@ export class BulkWriter {
     this.inFlight = undefined;
     await p?.catch(() => undefined);
     await this.batch.close();
+  }
+}
+
+/**
+ * Entries put aside in a file, to be put into the database later, in the same order (`putInto`). The first block
+ * after a large genesis builds the trees from the merged genesis state while the flat copy of that state waits here:
+ * LevelDB then gets the trees' node records alone, then the flat copy alone, each an ascending run of keys that its
+ * compactions move down the levels as whole files, where the two streams at once made every new file overlap the
+ * files of both and be merged again (a core busy with LevelDB's compactions through the whole block).
+ * Packed as u32le key length, u32le value length, `prefix` (one byte, when given), key, value.
+ */
+export class EntryFile {
+  private readonly fd: number;
+  private block: Buffer = Buffer.allocUnsafe(1 << 20);
+  private used = 0;
+  private size = 0;
+  /** entries added */
+  count = 0;
+
+  constructor(private readonly path: string, private readonly prefix?: number) {
+    this.fd = openSync(path, 'w+');
+  }
+
+  add(key: Bytes, value: Bytes): void {
+    const kl = key.length + (this.prefix === undefined ? 0 : 1);
+    const need = 8 + kl + value.length;
+    if (this.used + need > this.block.length) {
+      this.flush();
+      if (need > this.block.length) this.block = Buffer.allocUnsafe(need);
+    }
+    const b = this.block;
+    let p = this.used;
+    b.writeUInt32LE(kl, p);
+    b.writeUInt32LE(value.length, p + 4);
+    p += 8;
+    if (this.prefix !== undefined) b[p++] = this.prefix;
+    b.set(key, p);
+    p += key.length;
+    b.set(value, p);
+    this.used = p + value.length;
+    this.count++;
+  }
+
+  private flush(): void {
+    let done = 0;
+    while (done < this.used) done += writeSync(this.fd, this.block, done, this.used - done, this.size + done);
+    this.size += this.used;
+    this.used = 0;
+  }
+
+  /** Puts every entry into `out` in the order they were added (the file is read sequentially, in blocks). */
+  async putInto(out: BulkWriter): Promise<void> {
+    this.flush();
+    const READ = 4 << 20;
+    let pos = 0;
+    // bytes of the block read but not used yet (an entry cut at the block's end) move to the next block's start
+    let carry: Uint8Array = new Uint8Array(0);
+    while (pos < this.size) {
+      const len = Math.min(READ, this.size - pos);
+      // a fresh block each time: the views put into `out` are copied by LevelDB at once, but nothing is reused
+      const buf = Buffer.allocUnsafe(carry.length + len);
+      buf.set(carry, 0);
+      let got = 0;
+      while (got < len) {
+        const k = readSync(this.fd, buf, carry.length + got, len - got, pos + got);
+        if (k === 0) throw new Error('bulk: an entry file is shorter than written');
+        got += k;
+      }
+      pos += len;
+      const end = buf.length;
+      let off = 0;
+      while (off + 8 <= end) {
+        const kl = buf.readUInt32LE(off);
+        const vl = buf.readUInt32LE(off + 4);
+        if (off + 8 + kl + vl > end) break;
+        out.put(buf.subarray(off + 8, off + 8 + kl), buf.subarray(off + 8 + kl, off + 8 + kl + vl));
+        off += 8 + kl + vl;
+        if (out.full) await out.flush();
+      }
+      carry = buf.subarray(off);
+    }
+    if (carry.length > 0) throw new Error('bulk: an entry file ends inside an entry');
+  }
+
+  /** Closes and removes the file. */
+  close(): void {
+    closeSync(this.fd);
+    rmSync(this.path, { force: true });
   }
 }

@@ -24,7 +24,7 @@ import { branch } from './cache.js';
 import { DEFAULT_STATE_CACHE_SIZE, LiveState } from './live.js';
 import { SpilledState } from './spill.js';
 import { STORES_KEY, PRUNED_KEY } from './commitment.js';
-import { BulkWriter } from './bulk.js';
+import { BulkWriter, EntryFile } from './bulk.js';
 import type { BatchOp, Bytes, CacheKVStore, Change, KVStore } from './types.js';
 import { type RawIterateOptions, checkLimit, iterateRawOf } from './raw.js';
 
@@ -267,29 +267,33 @@ export class CommitStore {
     const p = this.opts.progress?.('state trees of the first block', this.spill!.moved);
     const min = this.opts.workerBuildEntries ?? 100_000;
     const onWorker = new Set([...this.spillStores].filter(([, n]) => n >= min).map(([name]) => name));
-    const hash = await this.trees.stageFromFlat(height, sorted, sink, this.genesisEntries(sink !== null), this.spillDeleted, (n) => p?.tick(n), onWorker);
+    // the leaf hashes the runs got on the other core during the import (for this height)
+    await this.spill!.leafHashesReady();
+    const hash = await this.trees.stageFromFlat(height, sorted, sink, this.genesisEntries(sink !== null, height), this.spillDeleted, (n) => p?.tick(n), onWorker);
     p?.done();
     return hash;
   }
 
   /**
    * The moved genesis state in key order (chunks), written to the flat copy as it goes when `write` (the first block's
-   * own changes go into its batch): the same entries each time, so a block prepared again writes the same.
+   * own changes go into its batch): the same entries each time, so a block prepared again writes the same. Entries
+   * come with the leaf hashes computed for `height` during the import, where there are some (see `spillGenesis`).
    */
-  private async *genesisEntries(write: boolean): AsyncGenerator<readonly [Bytes, Bytes][]> {
-    // one batch written while the next fills (bulk.ts)
+  private async *genesisEntries(write: boolean, height: number): AsyncGenerator<readonly [Bytes, Bytes, Bytes?][]> {
+    // the flat copy waits in a file while the trees are built from the same entries, then goes in as one ascending
+    // run of keys (EntryFile, bulk.ts); one batch written while the next fills
+    const staged = write ? new EntryFile(join(spillDir(this.dir), 'flat'), NS_STATE) : undefined;
     const out = write ? new BulkWriter(this.db) : undefined;
     try {
-      for (const chunk of this.spill!.merged()) {
-        if (out !== undefined) {
-          for (const [k, v] of chunk) out.put(stateKey(k), v);
-          if (out.full) await out.flush();
-        }
+      for (const chunk of this.spill!.merged(1000, height)) {
+        if (staged !== undefined) for (const [k, v] of chunk) staged.add(k, v);
         yield chunk;
       }
+      if (staged !== undefined) await staged.putInto(out!);
       await out?.drain();
     } finally {
       await out?.close();
+      staged?.close();
     }
   }
 
@@ -298,9 +302,11 @@ export class CommitStore {
    * disk (spill.ts): from now until the first block commits, reads of the current state see them there, and the first
    * block writes them to the flat copy and builds every tree from them and its own changes, writing the trees as it
    * goes. Only before the first block. A restart before that block commits finds height 0 and clears everything
-   * (InitChain runs again).
+   * (InitChain runs again). With `firstHeight` (the height the first block will have: InitChain's initial height), the
+   * leaf hashes of the moved entries are computed on a worker thread meanwhile, and a first block of that height
+   * builds its trees without hashing those leaves again.
    */
-  async spillGenesis(changes: readonly Change[]): Promise<void> {
+  async spillGenesis(changes: readonly Change[], firstHeight?: number): Promise<void> {
     if (this.height !== 0) throw new Error('spillGenesis: the store already has blocks');
     if (this.committing || this.prepared !== undefined) throw new Error('spillGenesis: a block is being committed');
     const sorted = sortChanges(changes);
@@ -321,7 +327,8 @@ export class CommitStore {
       if (c.value === undefined) this.spillDeleted.add(store);
     }
     if (prefix !== undefined) this.spillStores.set(store, (this.spillStores.get(store) ?? 0) + count);
-    spill.addRun(sorted);
+    // the leaf hashes of the first block's trees, computed on the other core meanwhile (used if it is that height)
+    spill.addRun(sorted, firstHeight === undefined ? undefined : { version: firstHeight, single: this.opts.singleStore !== undefined });
     this.spill = spill;
     this.live.reset(spill);
   }

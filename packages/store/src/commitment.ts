@@ -167,7 +167,8 @@ export class Commitment {
 
   /**
    * The first block after InitChain moved its state to disk: every tree (all empty) is built as version `height` from
-   * the flat copy `flat` (the genesis state, in key order) with the block's changes (sorted, unique) over it, as
+   * the flat copy `flat` (the genesis state, in key order, an entry with its leaf hash when it was computed ahead for
+   * this height) with the block's changes (sorted, unique) over it, as
    * inserting the merged entries in key order into empty trees does (what the SDK's first commit does), by a sorted
    * build that writes each finished node as it goes: the nodes go to the database in batches of their own (garbage
    * until a block refers to them), the roots and the mounted list into `sink` (null: hash only). Returns the app hash;
@@ -179,7 +180,7 @@ export class Commitment {
     height: number,
     changes: readonly Change[],
     sink: BatchSink | null,
-    flat: AsyncIterable<readonly (readonly [Bytes, Bytes])[]>,
+    flat: AsyncIterable<readonly (readonly [Bytes, Bytes, Bytes?])[]>,
     alsoMount: Iterable<string> = [],
     onEntries?: (n: number) => void,
     onWorker: ReadonlySet<string> = new Set(),
@@ -218,7 +219,9 @@ export class Commitment {
       let i = 0;
       const n = changes.length;
       for await (const entries of flat) {
-        for (const [k, v] of entries) {
+        for (const e of entries) {
+          const k = e[0];
+          const v = e[1];
           // the block's changes before this key, then this key (changed by the block, or as the genesis wrote it)
           while (i < n && compareBytes(changes[i]!.key, k) < 0) {
             const c = changes[i++]!;
@@ -230,7 +233,8 @@ export class Commitment {
           // (the common case, a key of the current store, without an await per entry)
           const p = cur?.m.prefix;
           const rel = p !== undefined && k.length > p.length && startsWith(k, p) ? k.subarray(p.length) : await into(k);
-          if (value !== undefined) cur!.b.add(rel, value);
+          // (the leaf hash computed ahead, for the genesis value only)
+          if (value !== undefined) cur!.b.add(rel, value, value === v ? e[2] : undefined);
         }
         if (cur !== undefined && 'remote' in cur) await cur.b.pump();
         if (records !== null && records.full) await records.flush();

@@ -11,7 +11,10 @@
  */
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from '@chain/iavl';
 import { compareBytes } from './keys.js';
+import type { HashRunMessage } from './spill-hash-worker.js';
 import type { Bytes, Change, KVStore } from './types.js';
 
 /**
@@ -27,7 +30,22 @@ interface Run {
   /** the value of key i is bytes [vals[i], vals[i + 1]) of the run's file (empty for a delete) */
   readonly vals: Float64Array;
   readonly fd: number;
+  /** the leaf hashes of its entries, computed on the hash worker (see `addRun`) */
+  leaf?: { readonly version: number; readonly path: string; readonly done: Promise<boolean>; ok?: boolean; fd?: number };
 }
+
+/** Where the first block's trees will have the moved entries as leaves: their version, and how keys map to tree keys. */
+export interface LeafHashing {
+  /** the first block's height (a leaf hash depends on its node's version) */
+  readonly version: number;
+  /** every key is a tree key as it is (a store opened with `singleStore`) */
+  readonly single: boolean;
+}
+
+const HASH_SIZE = 32;
+/** leaf hashes read at once by `merged` (per run) */
+const HASH_BLOCK = 8192;
+const HASH_WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './spill-hash-worker.ts' : './spill-hash-worker.js', import.meta.url).href;
 
 /**
  * One open-addressing hash index over the keys of every run: slot = ordinal + 1 of the key's last move (0 empty),
@@ -160,6 +178,11 @@ export class SpilledState implements KVStore {
 
   /** entries moved (puts and deletes, over all moves) */
   moved = 0;
+  /** computes the runs' leaf hashes on the other core while the import goes on (see `addRun`) */
+  private hasher: Worker | undefined;
+  private readonly hashing = new Map<number, (ok: boolean) => void>();
+  /** entries `merged` gave with a leaf hash computed ahead (for tests and diagnostics) */
+  hashedEntries = 0;
 
   /** `dir`: where the runs' value files go (created; removed by `close`) */
   constructor(private readonly dir: string) {
@@ -171,12 +194,23 @@ export class SpilledState implements KVStore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const r of this.runs) closeSync(r.fd);
+    if (this.hasher !== undefined) void this.hasher.terminate();
+    for (const [, done] of this.hashing) done(false);
+    this.hashing.clear();
+    for (const r of this.runs) {
+      closeSync(r.fd);
+      if (r.leaf?.fd !== undefined) closeSync(r.leaf.fd);
+    }
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  /** Records the keys of one move (sorted ascending, unique). */
-  addRun(changes: readonly Change[]): void {
+  /**
+   * Records the keys of one move (sorted ascending, unique). With `leaf`, the leaf hashes its written entries will
+   * have in the first block's trees are computed on a worker thread meanwhile (a core the import leaves idle), into
+   * a file next to the run's values: `merged(…, version)` gives them with the entries, and the trees' builds take
+   * them instead of hashing those leaves again (`leafHashesReady` waits for them).
+   */
+  addRun(changes: readonly Change[], leaf?: LeafHashing): void {
     const n = changes.length;
     if (n === 0) return;
     let size = 0;
@@ -222,6 +256,51 @@ export class SpilledState implements KVStore {
     }
     flush();
     this.moved += n;
+    if (leaf !== undefined) this.hashRun(run, leaf);
+  }
+
+  /** Hands the run to the hash worker (started with the first run); its `leaf.done` says whether the file is whole. */
+  private hashRun(run: Run, leaf: LeafHashing): void {
+    const id = this.runs.length - 1;
+    const path = join(this.dir, `run-${id}.leaf`);
+    const done = new Promise<boolean>((resolve) => this.hashing.set(id, resolve));
+    run.leaf = { version: leaf.version, path, done };
+    if (this.hasher === undefined) {
+      const w = moduleWorker(HASH_WORKER_URL, {});
+      w.on('message', (m: { id: number; error?: string }) => {
+        const r = this.hashing.get(m.id);
+        this.hashing.delete(m.id);
+        r?.(m.error === undefined);
+      });
+      // a failed worker only costs the hashing: every run not answered builds its leaves as before
+      const fail = (): void => {
+        for (const [, r] of this.hashing) r(false);
+        this.hashing.clear();
+      };
+      w.on('error', fail);
+      w.on('exit', fail);
+      this.hasher = w;
+    }
+    const msg: HashRunMessage = {
+      id, bytes: run.bytes, offs: run.offs, put: run.put, vals: run.vals, n: run.n,
+      values: join(this.dir, `run-${id}`), out: path, version: leaf.version, single: leaf.single,
+    };
+    // (the arrays are copied to the worker: the run keeps its own)
+    this.hasher.postMessage(msg);
+  }
+
+  /** Waits for the leaf hashes of every run handed to the worker (the runs whose hashing failed have none). */
+  async leafHashesReady(): Promise<void> {
+    await Promise.all(
+      this.runs.map(async (r) => {
+        if (r.leaf !== undefined && r.leaf.ok === undefined) r.leaf.ok = await r.leaf.done;
+      }),
+    );
+    // the worker is not needed any more
+    if (this.hashing.size === 0 && this.hasher !== undefined) {
+      void this.hasher.terminate();
+      this.hasher = undefined;
+    }
   }
 
   /** WRITTEN if the last move of `key` wrote it; undefined if it deleted it or never moved it. No disk read. */
@@ -269,11 +348,36 @@ export class SpilledState implements KVStore {
 
   /**
    * The whole moved state in key order (the last move of each key; deleted keys left out), in chunks; each run's
-   * file is read sequentially, in blocks.
+   * file is read sequentially, in blocks. With `version`: an entry whose run's leaf hashes for that version are
+   * ready (`leafHashesReady`) comes with its leaf hash (a view of 32 bytes).
    */
-  *merged(chunk = 1000): Generator<[Bytes, Bytes][]> {
+  *merged(chunk = 1000, version?: number): Generator<[Bytes, Bytes, Bytes?][]> {
     const runs = this.runs;
     const pos = new Array<number>(runs.length).fill(0);
+    // per run with leaf hashes: a block of its leaf file (entries [at, at + HASH_BLOCK))
+    const hashed = runs.map((r) => {
+      const l = r.leaf;
+      if (version === undefined || l === undefined || l.ok !== true || l.version !== version) return undefined;
+      l.fd ??= openSync(l.path, 'r');
+      return { fd: l.fd, buf: new Uint8Array(0), at: 0 };
+    });
+    const hashAt = (ri: number, i: number): Bytes | undefined => {
+      const h = hashed[ri];
+      if (h === undefined) return undefined;
+      if (i < h.at || i >= h.at + h.buf.length / HASH_SIZE) {
+        const count = Math.min(HASH_BLOCK, runs[ri]!.n - i);
+        const buf = new Uint8Array(count * HASH_SIZE);
+        let got = 0;
+        while (got < buf.length) {
+          const k = readSync(h.fd, buf, got, buf.length - got, i * HASH_SIZE + got);
+          if (k === 0) throw new Error('moved genesis state: a leaf hash file is shorter than its run');
+          got += k;
+        }
+        h.buf = buf;
+        h.at = i;
+      }
+      return h.buf.subarray((i - h.at) * HASH_SIZE, (i - h.at + 1) * HASH_SIZE);
+    };
     // per run: a block of its file and the file position it starts at
     const blocks = runs.map(() => ({ buf: new Uint8Array(0), at: 0 }));
     const value = (ri: number, i: number): Bytes => {
@@ -328,7 +432,7 @@ export class SpilledState implements KVStore {
     };
     for (let ri = 0; ri < runs.length; ri++) if (runs[ri]!.n > 0) heap.push(ri);
     for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
-    let out: [Bytes, Bytes][] = [];
+    let out: [Bytes, Bytes, Bytes?][] = [];
     while (heap.length > 0) {
       const best = heap[0]!;
       const r = runs[best]!;
@@ -336,11 +440,16 @@ export class SpilledState implements KVStore {
       const key = keyAt(r, i).slice();
       const written = r.put[i] === 1;
       const v = written ? value(best, i) : undefined;
+      const h = written ? hashAt(best, i) : undefined;
       advanceTop();
       // the same key in older runs (earlier moves) is skipped
       while (heap.length > 0 && compareAt(runs[heap[0]!]!, pos[heap[0]!]!, key) === 0) advanceTop();
       if (v !== undefined) {
-        out.push([key, v]);
+        if (h === undefined) out.push([key, v]);
+        else {
+          out.push([key, v, h]);
+          this.hashedEntries++;
+        }
         if (out.length >= chunk) {
           yield out;
           out = [];

@@ -4,7 +4,9 @@
  */
 import { expect } from 'chai';
 import { ClassicLevel } from 'classic-level';
-import { BulkWriter } from '../src/bulk.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { BulkWriter, EntryFile } from '../src/bulk.js';
 import { tempDir } from './helpers.js';
 
 const key = (i: number): Uint8Array => Uint8Array.of(1, (i >> 16) & 255, (i >> 8) & 255, i & 255);
@@ -71,5 +73,49 @@ describe('BulkWriter', () => {
     asked = 0;
     await run(1 << 30);
     expect(asked).to.equal(0);
+  });
+});
+
+describe('EntryFile', () => {
+  let dir: { dir: string; remove(): void };
+  let db: ClassicLevel<Uint8Array, Uint8Array>;
+  beforeEach(async () => {
+    dir = tempDir('entry-file');
+    db = new ClassicLevel<Uint8Array, Uint8Array>(join(dir.dir, 'db'), { keyEncoding: 'view', valueEncoding: 'view' });
+    await db.open();
+  });
+  afterEach(async () => {
+    await db.close();
+    dir.remove();
+  });
+
+  it('puts every entry it was given, in order, with its prefix byte: small ones, values larger than its blocks, entries across read blocks', async () => {
+    const path = join(dir.dir, 'flat');
+    const f = new EntryFile(path, 0x07);
+    const want: [string, number][] = [];
+    const value = (i: number): Uint8Array => {
+      // every 500th value is 1.5 MB (above the 1 MiB write block); the rest 1-300 bytes
+      const len = i % 500 === 250 ? 1_500_000 : 1 + ((i * 7919) % 300);
+      return new Uint8Array(len).fill(i & 255);
+    };
+    const n = 30_000;
+    for (let i = 0; i < n; i++) {
+      const v = value(i);
+      f.add(key(i), v);
+      want.push([Buffer.from([0x07, ...key(i)]).toString('hex'), v.length]);
+    }
+    expect(f.count).to.equal(n);
+    const w = new BulkWriter(db, { batchBytes: 1 << 16 });
+    await f.putInto(w);
+    await w.drain();
+    await w.close();
+    const got: [string, number][] = [];
+    for await (const [k, v] of db.iterator()) {
+      got.push([Buffer.from(k).toString('hex'), v.length]);
+      expect(v.every((b) => b === v[0])).to.equal(true);
+    }
+    expect(got).to.deep.equal(want);
+    f.close();
+    expect(existsSync(path)).to.equal(false);
   });
 });

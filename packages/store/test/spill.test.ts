@@ -5,7 +5,11 @@
  * first block's write show the genesis state, and a restart before the first block finds an empty store.
  */
 import { expect } from 'chai';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { leafHash } from '@chain/iavl';
 import { CommitStore, type Change } from '../src/index.js';
+import { SpilledState } from '../src/spill.js';
 import { hex, hexEntries, randBytes, randInt, rng, s, tempDir } from './helpers.js';
 
 const STORES = ['acc', 'bank', 'gov', 'zeta'];
@@ -56,10 +60,12 @@ describe('CommitStore: a genesis moved to disk before the first block', function
     for (const d of dirs.splice(0)) d.remove();
   });
 
-  for (const seed of [1, 2, 3, 4]) {
-    // seeds 3 and 4 build every store's tree on a worker thread (IavlTree.beginSortedOnWorker)
-    const onWorkers = seed >= 3;
-    it(`seed ${seed}: reads and iteration see the moved state; the first block and later ones give the in-memory path's app hashes${onWorkers ? ' (trees built on worker threads)' : ''}`, async () => {
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    // seeds 3 and 4 build every store's tree on a worker thread (IavlTree.beginSortedOnWorker); seeds 5 and 6 have
+    // the leaf hashes computed during the moves (spillGenesis with the first height), 6 on worker threads too
+    const onWorkers = seed === 3 || seed === 4 || seed === 6;
+    const leafHashes = seed >= 5;
+    it(`seed ${seed}: reads and iteration see the moved state; the first block and later ones give the in-memory path's app hashes${onWorkers ? ' (trees built on worker threads)' : ''}${leafHashes ? ' (leaf hashes computed ahead)' : ''}`, async () => {
       const r = rng(seed);
       // the genesis: three moves (later ones overwrite and delete earlier keys), then the first block's own changes
       const moves = [randomWrites(r, 400), randomWrites(r, 300), randomWrites(r, 200)];
@@ -73,7 +79,7 @@ describe('CommitStore: a genesis moved to disk before the first block', function
       const hashA = await a.commit(1, toChanges(merged));
 
       const b = (await fresh(onWorkers ? 1 : undefined)).store;
-      for (const mv of moves) await b.spillGenesis(mv);
+      for (const mv of moves) await b.spillGenesis(mv, leafHashes ? 1 : undefined);
       expect(b.spilledGenesis).to.equal(moves.reduce((n, mv) => n + mv.length, 0));
       // the moved state, as a state in memory shows it: point reads and iteration (both directions, ranges)
       const live = [...genesis].filter(([, v]) => v !== null).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
@@ -164,6 +170,78 @@ describe('CommitStore: a genesis moved to disk before the first block', function
     // a prepare replaced by another one (other changes), then the commit of the first changes
     await b.prepare(1, block1.slice(0, 5));
     expect(hex(await b.commit(1, block1))).to.equal(hex(hashA));
+  });
+
+  it('leaf hashes computed during the moves: the trees take them as given (a changed one changes the app hash); for another first height they are not used', async () => {
+    const r = rng(23);
+    const moves = [randomWrites(r, 300), randomWrites(r, 300)].map((m) => m.sort((x, y) => Buffer.compare(x.key, y.key)));
+    const block1 = randomWrites(r, 30);
+    const merged = new Map<string, Uint8Array | null>();
+    for (const mv of moves) apply(merged, mv);
+    apply(merged, block1);
+    const a = (await fresh()).store;
+    const hashA = await a.commit(1, toChanges(merged));
+    const spillOf = (st: CommitStore): SpilledState => (st as unknown as { spill: SpilledState }).spill;
+    for (const onWorkers of [false, true]) {
+      // hashes for height 1, used by a first block of height 1
+      const b = (await fresh(onWorkers ? 1 : undefined)).store;
+      for (const mv of moves) await b.spillGenesis(mv, 1);
+      const used = spillOf(b);
+      expect(hex(await b.commit(1, block1))).to.equal(hex(hashA));
+      const genesis = new Map<string, Uint8Array | null>();
+      for (const mv of moves) apply(genesis, mv);
+      // every written key of the genesis came with its hash
+      expect(used.hashedEntries).to.equal([...genesis.values()].filter((v) => v !== null).length);
+      // the same, with one byte of the first run's leaf file changed once it is written: the root is another
+      const c = await fresh(onWorkers ? 1 : undefined);
+      for (const mv of moves) await c.store.spillGenesis(mv, 1);
+      await spillOf(c.store).leafHashesReady();
+      const file = join(c.dir, 'genesis-spill', 'run-0.leaf');
+      const bytes = readFileSync(file);
+      // an entry of the first move that neither the second move nor the block changes
+      const later = new Set([...moves[1]!, ...block1].map((ch) => hex(ch.key)));
+      const written = moves[0]!.findIndex((ch) => ch.value !== undefined && !later.has(hex(ch.key)));
+      bytes[written * 32] ^= 1;
+      writeFileSync(file, bytes);
+      expect(hex(await c.store.commit(1, block1))).to.not.equal(hex(hashA));
+    }
+    // hashes for height 5, a first block of height 1: not used
+    const d = (await fresh()).store;
+    for (const mv of moves) await d.spillGenesis(mv, 5);
+    const spill = spillOf(d);
+    expect(hex(await d.commit(1, block1))).to.equal(hex(hashA));
+    expect(spill.hashedEntries).to.equal(0);
+  });
+
+  it('SpilledState: the leaf hashes of the last move of each written key, as @chain/iavl computes them, single store or not', async () => {
+    const t = tempDir('spill-leaf');
+    dirs.push(t);
+    const r = rng(31);
+    for (const single of [false, true]) {
+      const st = new SpilledState(join(t.dir, `s-${single}`));
+      try {
+        const moves = [randomWrites(r, 200), randomWrites(r, 200)].map((m) => m.sort((x, y) => Buffer.compare(x.key, y.key)));
+        for (const mv of moves) st.addRun(mv, { version: 7, single });
+        await st.leafHashesReady();
+        const last = new Map<string, Uint8Array | null>();
+        for (const mv of moves) apply(last, mv);
+        let n = 0;
+        for (const chunk of st.merged(50, 7)) {
+          for (const [k, v, h] of chunk) {
+            const rel = single ? k : k.subarray(k.indexOf(0x2f) + 1);
+            expect(hex(v)).to.equal(hex(last.get(hex(k))!));
+            expect(h && hex(h), hex(k)).to.equal(hex(leafHash(rel, v, 7)));
+            n++;
+          }
+        }
+        expect(n).to.equal([...last.values()].filter((v) => v !== null).length);
+        expect(st.hashedEntries).to.equal(n);
+        // for another version, or without one: no hashes
+        for (const version of [8, undefined]) for (const chunk of st.merged(50, version)) for (const e of chunk) expect(e[2]).to.equal(undefined);
+      } finally {
+        st.close();
+      }
+    }
   });
 
   it('a store InitChain only deleted from is mounted by the first block, as in memory', async () => {
