@@ -1,6 +1,7 @@
 /** auth genesis: the default state, validation, InitGenesis and ExportGenesis on `GenesisState`. */
 import type { Context, GenesisStream } from '@chain/app';
 import type { google_protobuf } from '@chain/codec';
+import { CompactStringSet } from '@chain/collections';
 import type { BaseAccount, GenesisState, ModuleAccount } from './gen/chain/auth/v1beta1.js';
 import type { Account, AccountKeeper } from './keeper.js';
 import { MODULE_ACCOUNT } from './keys.js';
@@ -14,7 +15,7 @@ export function defaultGenesis(): GenesisState {
 
 /** The accounts are Anys of `BaseAccount` or `ModuleAccount`; no address twice. */
 export function validateGenesis(gen: GenesisState, k: AccountKeeper): void {
-  const seen = new Set<string>();
+  const seen = new CompactStringSet();
   for (const any of gen.accounts) {
     const { name, message } = k.registry.unpackAny<BaseAccount | ModuleAccount>(any);
     const addr = String(name === MODULE_ACCOUNT ? (message as ModuleAccount).base_account?.address : (message as BaseAccount).address);
@@ -35,7 +36,7 @@ export function initGenesis(ctx: Context, k: AccountKeeper, gen: GenesisState): 
  */
 export function initGenesisStream(ctx: Context, k: AccountKeeper, gen: GenesisState): GenesisStream {
   k.setParams(ctx, gen.params ?? { ...DEFAULT_AUTH_PARAMS });
-  const seen = new Set<string>();
+  const seen = new CompactStringSet();
   let maxNumber = -1n;
   return {
     add(_field, entries) {

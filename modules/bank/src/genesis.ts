@@ -1,6 +1,7 @@
 /** bank genesis: the default state, validation, InitGenesis and ExportGenesis on `GenesisState`. */
 import type { Coin, Context, GenesisStream } from '@chain/app';
 import { addCoins, coinsToString, isValidDenom, validateCoins } from '@chain/app';
+import { CompactStringSet } from '@chain/collections';
 import type { BankAccountKeeper } from './expected-keepers.js';
 import type { Balance, GenesisState, SendEnabled } from './gen/chain/bank/v1beta1.js';
 import type { BankKeeper } from './keeper.js';
@@ -14,7 +15,7 @@ export function defaultGenesis(): GenesisState {
 
 /** No duplicate balance address, addresses decode, coins valid (empty allowed), metadata bases valid. */
 export function validateGenesis(gen: GenesisState, ak: BankAccountKeeper): void {
-  const seen = new Set<string>();
+  const seen = new CompactStringSet();
   for (const b of gen.balances) {
     if (seen.has(b.address)) throw new Error(`duplicate balance for address ${b.address}`);
     seen.add(b.address);
@@ -38,7 +39,7 @@ export function initGenesis(ctx: Context, k: BankKeeper, gen: GenesisState): voi
 export function initGenesisStream(ctx: Context, k: BankKeeper, gen: GenesisState): GenesisStream {
   k.setParams(ctx, gen.params ?? { ...DEFAULT_BANK_PARAMS });
   for (const se of gen.send_enabled) k.setSendEnabled(ctx, se.denom, se.enabled);
-  const seen = new Set<string>();
+  const seen = new CompactStringSet();
   // the total by denom (one addCoins per balance would copy the running total each time)
   const total = new Map<string, bigint>();
   return {

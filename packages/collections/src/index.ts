@@ -22,3 +22,4 @@ export { Schema } from './schema.js';
 export type { SchemaExport } from './schema.js';
 export { CollectionError, EncodingError } from './errors.js';
 export type { CollectionErrorReason } from './errors.js';
+export { CompactStringSet } from './string-set.js';
