@@ -62,6 +62,25 @@ const LARGE_VALUE = 1 << 16;
 
 const isWs = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
+/** `jumpInString`: the window ends inside the string (no escape pending at its end, or a backslash pending). */
+const WINDOW_END = -1;
+const WINDOW_END_ESCAPED = -2;
+
+/**
+ * Inside a string, from `buf[at]` (neither a quote nor a backslash): where the scan goes on. The next quote ends the
+ * string unless an odd number of backslashes comes right before it (they cannot reach back past `at`): its index when
+ * it ends the string, the index after it when it is escaped; WINDOW_END(_ESCAPED) when the window has no quote left,
+ * with whether its last backslash escapes the first byte of the next window.
+ */
+function jumpInString(buf: Buffer, at: number): number {
+  const q = buf.indexOf(0x22, at);
+  const stop = q < 0 ? buf.length : q;
+  let k = 0;
+  while (stop - 1 - k > at && buf[stop - 1 - k] === 0x5c) k++;
+  if (q < 0) return k % 2 === 1 ? WINDOW_END_ESCAPED : WINDOW_END;
+  return k % 2 === 1 ? q + 1 : q;
+}
+
 /** Scans a {@link ByteSource} through a window of a few MiB. */
 export class JsonScanner {
   private buf: Buffer = Buffer.alloc(0);
@@ -150,21 +169,12 @@ export class JsonScanner {
           inString = false;
           if (depth === 0) return i + 1;
         } else {
-          // most of a document is string text: jump to the next quote; it ends the string unless an odd
-          // number of backslashes comes right before it (they cannot reach back past i: buf[i] is none)
-          const q = buf.indexOf(0x22, i - base);
-          const stop = q < 0 ? lim - base : q;
-          let k = 0;
-          while (stop - 1 - k > i - base && buf[stop - 1 - k] === 0x5c) k++;
-          if (q < 0) {
-            // the window ends inside the string: carry an escape over to the next one
-            escaped = k % 2 === 1;
+          // most of a document is string text: jump to the next quote (or the window's end)
+          const j = jumpInString(buf, i - base);
+          if (j < 0) {
+            escaped = j === WINDOW_END_ESCAPED;
             i = lim;
-          } else if (k % 2 === 1) {
-            i = base + q + 1;
-          } else {
-            i = base + q;
-          }
+          } else i = base + j;
           continue;
         }
       } else if (b === 0x22) {
@@ -296,19 +306,11 @@ export class JsonScanner {
         else if (b === 0x5c) escaped = true;
         else if (b === 0x22) inString = false;
         else {
-          // to the next quote, as in skipValue
-          const q = buf.indexOf(0x22, i - base);
-          const stop = q < 0 ? lim - base : q;
-          let k = 0;
-          while (stop - 1 - k > i - base && buf[stop - 1 - k] === 0x5c) k++;
-          if (q < 0) {
-            escaped = k % 2 === 1;
+          const j = jumpInString(buf, i - base);
+          if (j < 0) {
+            escaped = j === WINDOW_END_ESCAPED;
             i = lim;
-          } else if (k % 2 === 1) {
-            i = base + q + 1;
-          } else {
-            i = base + q;
-          }
+          } else i = base + j;
           continue;
         }
       } else if (b === 0x22) {

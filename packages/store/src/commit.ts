@@ -275,8 +275,9 @@ export class CommitStore {
   }
 
   /**
-   * The moved genesis state in key order (chunks), written to the flat copy as it goes when `write` (the first block's
-   * own changes go into its batch): the same entries each time, so a block prepared again writes the same. Entries
+   * The moved genesis state in key order (chunks), written to the flat copy when `write` (put aside in a file as it
+   * goes, then into the database once the last chunk is taken; the first block's own changes go into its batch): the
+   * same entries each time, so a block prepared again writes the same. Entries
    * come with the leaf hashes computed for `height` during the import, where there are some (see `spillGenesis`).
    */
   private async *genesisEntries(write: boolean, height: number): AsyncGenerator<readonly [Bytes, Bytes, Bytes?][]> {

@@ -173,8 +173,8 @@ export class Commitment {
    * build that writes each finished node as it goes: the nodes go to the database in batches of their own (garbage
    * until a block refers to them), the roots and the mounted list into `sink` (null: hash only). Returns the app hash;
    * follow with `commitStaged()` or `discardStaged()` as after `stage`. The trees of the stores in `onWorker` are built
-   * on worker threads (`IavlTree.beginSortedOnWorker`; not for a hash-only build): this thread merges, writes the flat
-   * state and packs their entries while the other cores hash and encode their nodes.
+   * on worker threads (`IavlTree.beginSortedOnWorker`; not for a hash-only build): this thread merges (the caller's
+   * `flat`) and packs their entries while the other cores hash and encode their nodes.
    */
   async stageFromFlat(
     height: number,
