@@ -26,6 +26,7 @@
  *   --transport ws|http        (vs-simd) ws (default): txs pipelined over websockets, up to --window N (default 256)
  *                              in flight per connection; http: one broadcast_tx_sync request per tx, waiting for each
  *   --clients N                (vs-simd) concurrent REST clients (default 50); --queries sets the number of queries
+ *                              (default 20000; each client makes 20 untimed requests first)
  *   --scale N                  (vs-simd) instead of the load: a genesis with N funded accounts on both nodes; prints
  *                              start to first block, peak RSS, restart to next block, RSS and disk size (implies
  *                              --only vs-simd; default N when given without a number: 10000)
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
         return t;
       })(),
       window: n('window', 256),
-      queries: QUERIES,
+      queries: n('queries', 20_000),
       clients: n('clients', 50),
       scale: args.has('scale') ? (args.get('scale') === '' ? 10_000 : n('scale', 10_000)) : undefined,
       nodes: nodes as ('chaind' | 'simd')[],

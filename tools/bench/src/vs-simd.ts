@@ -43,7 +43,7 @@ export interface VsSimdOptions {
   readonly transport: 'ws' | 'http';
   /** ws: requests in flight per connection (default 256) */
   readonly window: number;
-  /** REST balance queries (default 5000) and concurrent clients (default 50) */
+  /** REST balance queries (default 20000, after 20 untimed ones per client) and concurrent clients (default 50) */
   readonly queries: number;
   readonly clients: number;
   /** scale mode: funded accounts in the genesis (no load) */
