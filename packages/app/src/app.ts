@@ -187,14 +187,14 @@ export class App implements AbciApplication {
       }
       // between two chunks of a large genesis section: the writes so far go to disk once there are many
       if (state.size >= this.genesisSpillEntries) {
-        await this.store.spillGenesis(state.changes(), req.initialHeight);
+        await this.store.spillGenesis(state.packedChanges(), req.initialHeight);
         state.discard();
         spilled = true;
       }
     }
     if (spilled) {
       // the first block then builds the state trees from the state on disk
-      await this.store.spillGenesis(state.changes(), req.initialHeight);
+      await this.store.spillGenesis(state.packedChanges(), req.initialHeight);
       state.discard();
       return this.endInitChain(req, undefined, validators);
     }

@@ -1,7 +1,7 @@
 /** branch(): a write buffer (CacheKVStore) over any KVStore. */
 import { newTree, treeRange, type Tree } from './tree.js';
 import { assertBytes, compareBytes, fromKey, toKey } from './keys.js';
-import type { Bytes, CacheKVStore, Change, KVStore } from './types.js';
+import type { Bytes, CacheKVStore, Change, KVStore, PackedChanges } from './types.js';
 
 /**
  * @internal A store of this package that also takes keys as the internal latin1 strings, so a chain of branches
@@ -177,6 +177,27 @@ class CacheKV implements CacheKVStore, KeyedKV {
   /** The buffered writes in key order (a delete as an undefined value). */
   changes(): Change[] {
     return this.sortedEntries().map(([k, v]) => ({ key: fromKey(k), value: v ?? undefined }));
+  }
+
+  /** The buffered writes in key order, the keys' bytes in one buffer. */
+  packedChanges(): PackedChanges {
+    const keys = [...this.buf.keys()].sort();
+    const n = keys.length;
+    let size = 0;
+    for (let i = 0; i < n; i++) size += keys[i]!.length;
+    const bytes = new Uint8Array(size);
+    const offs = new Uint32Array(n + 1);
+    const values = new Array<Bytes | undefined>(n);
+    let off = 0;
+    for (let i = 0; i < n; i++) {
+      // (a key string holds one byte per character: see toKey)
+      const k = keys[i]!;
+      for (let j = 0; j < k.length; j++) bytes[off + j] = k.charCodeAt(j);
+      off += k.length;
+      offs[i + 1] = off;
+      values[i] = this.buf.get(k) ?? undefined;
+    }
+    return { n, bytes, offs, values };
   }
 }
 

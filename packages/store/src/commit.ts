@@ -3,7 +3,7 @@ import { ClassicLevel } from 'classic-level';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Commitment, VersionNotFoundError, type ProofOp } from './commitment.js';
-import { assertBytes, bytesEqual, compareBytes, startsWith, toKey } from './keys.js';
+import { assertBytes, bytesEqual, compareBytes, toKey } from './keys.js';
 import {
   FIRST_HEIGHT_KEY,
   FORMAT_KEY,
@@ -22,10 +22,10 @@ import {
 import { MemKVStore } from './mem.js';
 import { branch } from './cache.js';
 import { DEFAULT_STATE_CACHE_SIZE, LiveState } from './live.js';
-import { SpilledState } from './spill.js';
+import { packChanges, SpilledState } from './spill.js';
 import { STORES_KEY, PRUNED_KEY } from './commitment.js';
 import { BulkWriter, EntryFile } from './bulk.js';
-import type { BatchOp, Bytes, CacheKVStore, Change, KVStore } from './types.js';
+import type { BatchOp, Bytes, CacheKVStore, Change, KVStore, PackedChanges } from './types.js';
 import { type RawIterateOptions, checkLimit, iterateRawOf } from './raw.js';
 
 /** The app hash before the first block (the SDK's empty commit info hash: no bytes). */
@@ -307,29 +307,33 @@ export class CommitStore {
    * leaf hashes of the moved entries are computed on a worker thread meanwhile, and a first block of that height
    * builds its trees without hashing those leaves again.
    */
-  async spillGenesis(changes: readonly Change[], firstHeight?: number): Promise<void> {
+  async spillGenesis(changes: readonly Change[] | PackedChanges, firstHeight?: number): Promise<void> {
     if (this.height !== 0) throw new Error('spillGenesis: the store already has blocks');
     if (this.committing || this.prepared !== undefined) throw new Error('spillGenesis: a block is being committed');
-    const sorted = sortChanges(changes);
+    const packed = 'offs' in changes ? checkPacked(changes) : packChanges(sortChanges(changes));
+    const { n, bytes, offs, values } = packed;
     const spill = this.spill ?? new SpilledState(spillDir(this.dir));
     // entries per store (sorted keys come store by store: a key under the current store's prefix needs no routing)
     let store = '';
     let prefix: Bytes | undefined;
     let count = 0;
-    for (const c of sorted) {
-      if (prefix === undefined || !startsWith(c.key, prefix)) {
+    for (let i = 0; i < n; i++) {
+      const start = offs[i]!;
+      const end = offs[i + 1]!;
+      if (prefix === undefined || !startsWithAt(bytes, start, end, prefix)) {
         if (prefix !== undefined) this.spillStores.set(store, (this.spillStores.get(store) ?? 0) + count);
-        const r = this.trees.route(c.key);
+        const key = bytes.subarray(start, end);
+        const r = this.trees.route(key);
         store = r.store;
-        prefix = c.key.subarray(0, c.key.length - r.rel.length);
+        prefix = key.slice(0, key.length - r.rel.length);
         count = 0;
       }
       count++;
-      if (c.value === undefined) this.spillDeleted.add(store);
+      if (values[i] === undefined) this.spillDeleted.add(store);
     }
     if (prefix !== undefined) this.spillStores.set(store, (this.spillStores.get(store) ?? 0) + count);
     // the leaf hashes of the first block's trees, computed on the other core meanwhile (used if it is that height)
-    spill.addRun(sorted, firstHeight === undefined ? undefined : { version: firstHeight, single: this.opts.singleStore !== undefined });
+    spill.addRun(packed, firstHeight === undefined ? undefined : { version: firstHeight, single: this.opts.singleStore !== undefined });
     this.spill = spill;
     this.live.reset(spill);
   }
@@ -617,6 +621,39 @@ function sortChanges(changes: readonly Change[]): readonly Change[] {
     if (compareBytes(copy[i - 1]!.key, copy[i]!.key) === 0) throw new Error('commit: duplicate key in changes');
   }
   return copy;
+}
+
+/** The packed changes, checked: keys strictly ascending, values bytes. */
+function checkPacked(p: PackedChanges): PackedChanges {
+  const { n, bytes, offs, values } = p;
+  assertBytes(bytes, 'change keys');
+  if (offs.length !== n + 1 || values.length !== n || offs[0] !== 0 || offs[n] !== bytes.length) throw new Error('spillGenesis: packed changes of inconsistent sizes');
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v !== undefined) assertBytes(v, 'change value');
+    if (offs[i + 1]! < offs[i]!) throw new Error('spillGenesis: packed changes with a negative key length');
+    if (i > 0 && compareRanges(bytes, offs[i - 1]!, offs[i]!, offs[i]!, offs[i + 1]!) >= 0) throw new Error('spillGenesis: packed changes not in ascending key order');
+  }
+  return p;
+}
+
+/** compareBytes(b[a0, a1), b[b0, b1)) */
+function compareRanges(b: Bytes, a0: number, a1: number, b0: number, b1: number): number {
+  const la = a1 - a0;
+  const lb = b1 - b0;
+  const m = la < lb ? la : lb;
+  for (let k = 0; k < m; k++) {
+    const d = b[a0 + k]! - b[b0 + k]!;
+    if (d !== 0) return d;
+  }
+  return la - lb;
+}
+
+/** Whether bytes[start, end) starts with `prefix`. */
+function startsWithAt(bytes: Bytes, start: number, end: number, prefix: Bytes): boolean {
+  if (end - start < prefix.length) return false;
+  for (let k = 0; k < prefix.length; k++) if (bytes[start + k] !== prefix[k]) return false;
+  return true;
 }
 
 function checkExtraOp(op: BatchOp): void {

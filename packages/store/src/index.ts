@@ -1,5 +1,5 @@
 /** @chain/store: in-memory KV stores, write buffers, prefix views and the persistent CommitStore. */
-export type { Bytes, KVStore, CacheKVStore, Change, BatchOp } from './types.js';
+export type { Bytes, KVStore, CacheKVStore, Change, BatchOp, PackedChanges } from './types.js';
 export { MemKVStore } from './mem.js';
 export { branch } from './cache.js';
 export { prefixStore, prefixEnd } from './prefix.js';

@@ -15,7 +15,7 @@ import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '@chain/iavl';
 import { compareBytes } from './keys.js';
 import type { HashRunMessage } from './spill-hash-worker.js';
-import type { Bytes, Change, KVStore } from './types.js';
+import type { Bytes, Change, KVStore, PackedChanges } from './types.js';
 
 /**
  * Sorted keys packed into one buffer: key i is bytes[offs[i], offs[i + 1]), written (1) or deleted (0) by put[i].
@@ -73,9 +73,19 @@ class KeyIndex {
     }
   }
 
-  set(key: Bytes, h: number, ordinal: number): void {
+  /** Records key i of `run` (hash h), ordinal `ordinal`, as its last move. */
+  setAt(run: Run, i: number, h: number, ordinal: number): void {
     if ((this.size + 1) * 3 > this.slots.length * 2) this.grow();
-    const pos = this.find(key, h);
+    let pos = h & this.mask;
+    for (;;) {
+      const slot = this.slots[pos]!;
+      if (slot === 0) break;
+      if (this.tags[pos] === h) {
+        const at = this.at(slot - 1);
+        if (compareRuns(at.run, at.i, run, i) === 0) break;
+      }
+      pos = (pos + 1) & this.mask;
+    }
     if (this.slots[pos] === 0) this.size++;
     this.slots[pos] = ordinal + 1;
     this.tags[pos] = h;
@@ -105,8 +115,13 @@ class KeyIndex {
 
 /** FNV-1a of a key, mixed (a 32-bit hash for the runs' indexes). */
 function hashOf(key: Bytes): number {
+  return hashRange(key, 0, key.length);
+}
+
+/** hashOf(bytes[start, end)) */
+function hashRange(bytes: Bytes, start: number, end: number): number {
   let h = 0x811c9dc5 | 0;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key[i]!, 0x01000193);
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   return h ^ (h >>> 13);
@@ -149,6 +164,23 @@ function compareAt(r: Run, i: number, key: Bytes): number {
     if (d !== 0) return d;
   }
   return len - key.length;
+}
+
+/** Sorted changes packed (see PackedChanges), as `SpilledState.addRun` takes them. */
+export function packChanges(sorted: readonly Change[]): PackedChanges {
+  const n = sorted.length;
+  let size = 0;
+  for (const c of sorted) size += c.key.length;
+  const bytes = new Uint8Array(size);
+  const offs = new Uint32Array(n + 1);
+  const values = new Array<Bytes | undefined>(n);
+  for (let i = 0; i < n; i++) {
+    const c = sorted[i]!;
+    bytes.set(c.key, offs[i]!);
+    offs[i + 1] = offs[i]! + c.key.length;
+    values[i] = c.value;
+  }
+  return { n, bytes, offs, values };
 }
 
 /** What the moved state says of a key: written (WRITTEN), deleted or never moved (undefined). */
@@ -210,16 +242,13 @@ export class SpilledState implements KVStore {
    * a file next to the run's values: `merged(…, version)` gives them with the entries, and the trees' builds take
    * them instead of hashing those leaves again (`leafHashesReady` waits for them).
    */
-  addRun(changes: readonly Change[], leaf?: LeafHashing): void {
-    const n = changes.length;
+  addRun(changes: PackedChanges, leaf?: LeafHashing): void {
+    const { n, bytes, offs, values } = changes;
     if (n === 0) return;
-    let size = 0;
-    for (const c of changes) size += c.key.length;
-    const bytes = new Uint8Array(size);
-    const offs = new Uint32Array(n + 1);
     const put = new Uint8Array(n);
     const vals = new Float64Array(n + 1);
     const fd = openSync(join(this.dir, `run-${this.runs.length}`), 'w+');
+    // (the run keeps the packed keys as they are)
     const run: Run = { bytes, offs, put, n, base: this.moved, vals, fd };
     // pushed first: the index may compare a key with one of this run added before it
     this.runs.push(run);
@@ -233,14 +262,9 @@ export class SpilledState implements KVStore {
       filePos += used;
       used = 0;
     };
-    let off = 0;
     let valPos = 0;
     for (let i = 0; i < n; i++) {
-      const c = changes[i]!;
-      bytes.set(c.key, off);
-      off += c.key.length;
-      offs[i + 1] = off;
-      const v = c.value;
+      const v = values[i];
       put[i] = v === undefined ? 0 : 1;
       if (v !== undefined) {
         if (used + v.length > block.length) {
@@ -252,7 +276,7 @@ export class SpilledState implements KVStore {
         valPos += v.length;
       }
       vals[i + 1] = valPos;
-      this.index.set(c.key, hashOf(c.key), run.base + i);
+      this.index.setAt(run, i, hashRange(bytes, offs[i]!, offs[i + 1]!), run.base + i);
     }
     flush();
     this.moved += n;

@@ -32,8 +32,21 @@ export interface CacheKVStore extends KVStore {
   discard(): void;
   /** The buffered writes, sorted by key ascending. */
   changes(): Change[];
+  /** The same, packed: no object or key buffer per write (a large genesis moves its writes to disk this way). */
+  packedChanges(): PackedChanges;
   /** Number of buffered writes (sets and deletes). */
   readonly size: number;
+}
+
+/**
+ * Writes sorted by key ascending (unique keys), packed: key i is bytes[offs[i], offs[i + 1]), its value values[i]
+ * (undefined: a delete).
+ */
+export interface PackedChanges {
+  readonly n: number;
+  readonly bytes: Uint8Array;
+  readonly offs: Uint32Array;
+  readonly values: readonly (Bytes | undefined)[];
 }
 
 /** A raw write against the node database, committed in the same atomic batch as the state. */

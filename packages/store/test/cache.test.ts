@@ -59,6 +59,28 @@ describe('branch (CacheKVStore)', () => {
     ]);
   });
 
+  it('packedChanges() holds what changes() lists: every key byte (0x00-0xff, short and long keys), values, deletes', () => {
+    const r = rng(41);
+    const b = branch(new MemKVStore());
+    for (let i = 0; i < 2000; i++) {
+      // keys of 0-300 bytes (the short and the long key conversions), each byte value possible
+      const k = randBytes(r, r() < 0.9 ? 40 : 300);
+      if (r() < 0.2) b.delete(k);
+      else b.set(k, randBytes(r, 20));
+    }
+    const changes = b.changes();
+    const p = b.packedChanges();
+    expect(p.n).to.equal(changes.length);
+    expect(p.offs.length).to.equal(p.n + 1);
+    expect(p.offs[p.n]).to.equal(p.bytes.length);
+    for (let i = 0; i < p.n; i++) {
+      expect(hex(p.bytes.subarray(p.offs[i]!, p.offs[i + 1]!))).to.equal(hex(changes[i]!.key));
+      const v = p.values[i];
+      expect(v === undefined ? undefined : hex(v)).to.equal(changes[i]!.value === undefined ? undefined : hex(changes[i]!.value!));
+    }
+    expect(branch(new MemKVStore()).packedChanges()).to.deep.include({ n: 0 });
+  });
+
   it('write() flushes to the parent in key order and clears the buffer; discard() drops it', () => {
     const parent = new RecordingStore();
     parent.set(u(2), u(2));

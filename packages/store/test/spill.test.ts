@@ -8,9 +8,9 @@ import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { leafHash } from '@chain/iavl';
-import { CommitStore, type Change } from '../src/index.js';
-import { SpilledState } from '../src/spill.js';
-import { hex, hexEntries, randBytes, randInt, rng, s, tempDir } from './helpers.js';
+import { CommitStore, MemKVStore, branch, type Change, type PackedChanges } from '../src/index.js';
+import { packChanges, SpilledState } from '../src/spill.js';
+import { hex, hexEntries, randBytes, randInt, rng, s, tempDir, u } from './helpers.js';
 
 const STORES = ['acc', 'bank', 'gov', 'zeta'];
 
@@ -28,6 +28,16 @@ function key(r: () => number): Uint8Array {
 /** Applies writes to a model (hex key -> value | null for a delete). */
 function apply(m: Map<string, Uint8Array | null>, cs: readonly Change[]): void {
   for (const c of cs) m.set(hex(c.key), c.value ?? null);
+}
+
+/** The writes as App moves them: a branch's packed changes. */
+function packedOf(cs: readonly Change[]): PackedChanges {
+  const b = branch(new MemKVStore());
+  for (const c of cs) {
+    if (c.value === undefined) b.delete(c.key);
+    else b.set(c.key, c.value);
+  }
+  return b.packedChanges();
 }
 
 function toChanges(m: Map<string, Uint8Array | null>): Change[] {
@@ -79,7 +89,8 @@ describe('CommitStore: a genesis moved to disk before the first block', function
       const hashA = await a.commit(1, toChanges(merged));
 
       const b = (await fresh(onWorkers ? 1 : undefined)).store;
-      for (const mv of moves) await b.spillGenesis(mv, leafHashes ? 1 : undefined);
+      // even seeds move packed writes, as App does (a CacheKV's packedChanges), odd ones Change lists
+      for (const mv of moves) await b.spillGenesis(seed % 2 === 0 ? packedOf(mv) : mv, leafHashes ? 1 : undefined);
       expect(b.spilledGenesis).to.equal(moves.reduce((n, mv) => n + mv.length, 0));
       // the moved state, as a state in memory shows it: point reads and iteration (both directions, ranges)
       const live = [...genesis].filter(([, v]) => v !== null).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
@@ -221,7 +232,7 @@ describe('CommitStore: a genesis moved to disk before the first block', function
       const st = new SpilledState(join(t.dir, `s-${single}`));
       try {
         const moves = [randomWrites(r, 200), randomWrites(r, 200)].map((m) => m.sort((x, y) => Buffer.compare(x.key, y.key)));
-        for (const mv of moves) st.addRun(mv, { version: 7, single });
+        for (const mv of moves) st.addRun(packChanges(mv), { version: 7, single });
         await st.leafHashesReady();
         const last = new Map<string, Uint8Array | null>();
         for (const mv of moves) apply(last, mv);
@@ -242,6 +253,17 @@ describe('CommitStore: a genesis moved to disk before the first block', function
         st.close();
       }
     }
+  });
+
+  it('packed writes out of key order are refused, nothing moved', async () => {
+    const b = (await fresh()).store;
+    const p = packedOf([{ key: Buffer.from('acc/02', 'latin1'), value: u(1) }, { key: Buffer.from('acc/01', 'latin1'), value: u(2) }]);
+    const swapped = { ...p, bytes: Uint8Array.from([...p.bytes.subarray(p.offs[1]!), ...p.bytes.subarray(0, p.offs[1]!)]) };
+    await b.spillGenesis(p); // (in order: moved)
+    let err: unknown;
+    await b.spillGenesis(swapped).catch((e: unknown) => { err = e; });
+    expect(String(err)).to.contain('not in ascending key order');
+    expect(b.spilledGenesis).to.equal(2);
   });
 
   it('a store InitChain only deleted from is mounted by the first block, as in memory', async () => {
