@@ -1,6 +1,6 @@
 /** branch(): a write buffer (CacheKVStore) over any KVStore. */
 import { newTree, treeRange, type Tree } from './tree.js';
-import { assertBytes, compareBytes, fromKey, toKey } from './keys.js';
+import { assertBytes, compareBytes, fromKey, sortKeyStrings, toKey } from './keys.js';
 import type { Bytes, CacheKVStore, Change, KVStore, PackedChanges } from './types.js';
 
 /**
@@ -158,7 +158,8 @@ class CacheKV implements CacheKVStore, KeyedKV {
 
   /** The buffered writes in key order. */
   private sortedEntries(): [string, Pending][] {
-    const keys = [...this.buf.keys()].sort();
+    const keys = [...this.buf.keys()];
+    sortKeyStrings(keys);
     const out: [string, Pending][] = new Array(keys.length);
     for (let i = 0; i < keys.length; i++) out[i] = [keys[i]!, this.buf.get(keys[i]!)!];
     return out;
@@ -181,7 +182,8 @@ class CacheKV implements CacheKVStore, KeyedKV {
 
   /** The buffered writes in key order, the keys' bytes in one buffer. */
   packedChanges(): PackedChanges {
-    const keys = [...this.buf.keys()].sort();
+    const keys = [...this.buf.keys()];
+    sortKeyStrings(keys);
     const n = keys.length;
     let size = 0;
     for (let i = 0; i < n; i++) size += keys[i]!.length;

@@ -56,3 +56,80 @@ export function startsWith(key: Bytes, prefix: Bytes): boolean {
   for (let i = 0; i < prefix.length; i++) if (key[i] !== prefix[i]) return false;
   return true;
 }
+
+/**
+ * Sorts key strings (one byte per character, see toKey) in place into byte order, as `keys.sort()` does: an MSD
+ * radix sort on the characters (a pass per character position over each group of keys equal so far; groups of a
+ * few keys by comparison). ~2-3x faster than the comparison sort on the keys of a large genesis, whose long shared
+ * prefixes each comparison walks again.
+ */
+export function sortKeyStrings(keys: string[]): void {
+  const n = keys.length;
+  if (n < 2) return;
+  const tmp = new Array<string>(n);
+  const counts = new Int32Array(257);
+  // groups still to sort: [start, end, depth]
+  const stack: number[] = [0, n, 0];
+  while (stack.length > 0) {
+    const depth = stack.pop()!;
+    const end = stack.pop()!;
+    const start = stack.pop()!;
+    if (end - start <= 24) {
+      insertionSort(keys, start, end);
+      continue;
+    }
+    // bucket 0: keys that end here (they come first), 1 + c: character c at `depth`
+    counts.fill(0);
+    for (let i = start; i < end; i++) {
+      const k = keys[i]!;
+      const c = depth < k.length ? k.charCodeAt(depth) + 1 : 0;
+      if (c > 256) {
+        // not a key string (a character above 0xff): the comparison sort, which orders any strings
+        keys.sort();
+        return;
+      }
+      counts[c]!++;
+    }
+    // all in one bucket (a shared character): the next position, without moving anything
+    let single = -1;
+    for (let b = 0; b < 257; b++) {
+      if (counts[b] === end - start) single = b;
+      if (counts[b] !== 0) break;
+    }
+    if (single > 0) {
+      stack.push(start, end, depth + 1);
+      continue;
+    }
+    if (single === 0) continue; // all equal (ended)
+    let sum = start;
+    for (let b = 0; b < 257; b++) {
+      const c = counts[b]!;
+      counts[b] = sum;
+      sum += c;
+    }
+    for (let i = start; i < end; i++) {
+      const k = keys[i]!;
+      tmp[counts[depth < k.length ? k.charCodeAt(depth) + 1 : 0]!++] = k;
+    }
+    for (let i = start; i < end; i++) keys[i] = tmp[i]!;
+    // counts[b] is now the end of bucket b; bucket 0 (ended keys) is sorted already
+    let from = start + 0;
+    for (let b = 0; b < 257; b++) {
+      const to = counts[b]!;
+      if (b > 0 && to - from > 1) stack.push(from, to, depth + 1);
+      from = to;
+    }
+  }
+}
+
+function insertionSort(keys: string[], start: number, end: number): void {
+  for (let i = start + 1; i < end; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    while (j >= start && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+}

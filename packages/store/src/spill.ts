@@ -48,24 +48,25 @@ const HASH_BLOCK = 8192;
 const HASH_WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './spill-hash-worker.ts' : './spill-hash-worker.js', import.meta.url).href;
 
 /**
- * One open-addressing hash index over the keys of every run: slot = ordinal + 1 of the key's last move (0 empty),
- * tag = its hash. A key moved again points to its newest run.
+ * One open-addressing hash index over the keys of every run: per position, the ordinal + 1 of a key's last move (0
+ * empty) and the key's hash, side by side (a probe reads one cache line). A key moved again points to its newest run.
  */
 class KeyIndex {
-  private slots = new Int32Array(1 << 16);
-  private tags = new Int32Array(1 << 16);
+  /** [ordinal + 1, hash] per position */
+  private table = new Int32Array(2 << 16);
   private mask = (1 << 16) - 1;
   private size = 0;
 
   constructor(private readonly at: (ordinal: number) => { run: Run; i: number }) {}
 
-  /** The slot of `key` (hash h): its position, holding it or empty. */
+  /** The position of `key` (hash h): holding it or empty. */
   private find(key: Bytes, h: number): number {
+    const t = this.table;
     let pos = h & this.mask;
     for (;;) {
-      const slot = this.slots[pos]!;
+      const slot = t[2 * pos]!;
       if (slot === 0) return pos;
-      if (this.tags[pos] === h) {
+      if (t[2 * pos + 1] === h) {
         const { run, i } = this.at(slot - 1);
         if (equalAt(run, i, key)) return pos;
       }
@@ -75,40 +76,42 @@ class KeyIndex {
 
   /** Records key i of `run` (hash h), ordinal `ordinal`, as its last move. */
   setAt(run: Run, i: number, h: number, ordinal: number): void {
-    if ((this.size + 1) * 3 > this.slots.length * 2) this.grow();
+    if ((this.size + 1) * 3 > (this.mask + 1) * 2) this.grow();
+    const t = this.table;
     let pos = h & this.mask;
     for (;;) {
-      const slot = this.slots[pos]!;
+      const slot = t[2 * pos]!;
       if (slot === 0) break;
-      if (this.tags[pos] === h) {
+      if (t[2 * pos + 1] === h) {
         const at = this.at(slot - 1);
         if (compareRuns(at.run, at.i, run, i) === 0) break;
       }
       pos = (pos + 1) & this.mask;
     }
-    if (this.slots[pos] === 0) this.size++;
-    this.slots[pos] = ordinal + 1;
-    this.tags[pos] = h;
+    if (t[2 * pos] === 0) this.size++;
+    t[2 * pos] = ordinal + 1;
+    t[2 * pos + 1] = h;
   }
 
   /** The ordinal of the key's last move, or -1. */
   get(key: Bytes, h: number): number {
-    return this.slots[this.find(key, h)]! - 1;
+    return this.table[2 * this.find(key, h)]! - 1;
   }
 
   private grow(): void {
-    const { slots, tags } = this;
-    const cap = slots.length * 2;
-    this.slots = new Int32Array(cap);
-    this.tags = new Int32Array(cap);
+    const old = this.table;
+    const cap = (this.mask + 1) * 2;
+    const t = new Int32Array(2 * cap);
+    this.table = t;
     this.mask = cap - 1;
-    for (let p = 0; p < slots.length; p++) {
-      const slot = slots[p]!;
+    for (let p = 0; p < old.length; p += 2) {
+      const slot = old[p]!;
       if (slot === 0) continue;
-      let pos = tags[p]! & this.mask;
-      while (this.slots[pos] !== 0) pos = (pos + 1) & this.mask;
-      this.slots[pos] = slot;
-      this.tags[pos] = tags[p]!;
+      const h = old[p + 1]!;
+      let pos = h & this.mask;
+      while (t[2 * pos] !== 0) pos = (pos + 1) & this.mask;
+      t[2 * pos] = slot;
+      t[2 * pos + 1] = h;
     }
   }
 }
