@@ -233,8 +233,12 @@ export class Commitment {
           // (the common case, a key of the current store, without an await per entry)
           const p = cur?.m.prefix;
           const rel = p !== undefined && k.length > p.length && startsWith(k, p) ? k.subarray(p.length) : await into(k);
-          // (the leaf hash computed ahead, for the genesis value only)
-          if (value !== undefined) cur!.b.add(rel, value, value === v ? e[2] : undefined);
+          // (the leaf hash computed ahead, for the genesis value only; a build on this thread keeps the value in its
+          // nodes: a copy, not a view of the flat state's read block)
+          if (value !== undefined) {
+            if ('remote' in cur!) cur.b.add(rel, value, value === v ? e[2] : undefined);
+            else cur!.b.add(rel, value === v ? value.slice() : value, value === v ? e[2] : undefined);
+          }
         }
         if (cur !== undefined && 'remote' in cur) await cur.b.pump();
         if (records !== null && records.full) await records.flush();

@@ -375,7 +375,8 @@ export class SpilledState implements KVStore {
 
   /**
    * The whole moved state in key order (the last move of each key; deleted keys left out), in chunks; each run's
-   * file is read sequentially, in blocks. With `version`: an entry whose run's leaf hashes for that version are
+   * file is read sequentially, in blocks. Keys are fresh copies; values are views of the blocks read (copy one to keep
+   * it without its block). With `version`: an entry whose run's leaf hashes for that version are
    * ready (`leafHashesReady`) comes with its leaf hash (a view of 32 bytes).
    */
   *merged(chunk = 1000, version?: number): Generator<[Bytes, Bytes, Bytes?][]> {
@@ -425,7 +426,8 @@ export class SpilledState implements KVStore {
         blk.buf = buf.subarray(0, got);
         blk.at = a;
       }
-      return blk.buf.slice(a - blk.at, b - blk.at);
+      // a view: each block is read into a buffer of its own, never reused (no allocation per value)
+      return blk.buf.subarray(a - blk.at, b - blk.at);
     };
     // a binary heap of the runs not yet exhausted, by their current key (equal keys: the newest run first)
     const before = (a: number, b: number): boolean => {
