@@ -19,8 +19,8 @@ export function validateGenesis(gen: GenesisState, k: AccountKeeper): void {
   for (const any of gen.accounts) {
     const { name, message } = k.registry.unpackAny<BaseAccount | ModuleAccount>(any);
     const addr = String(name === MODULE_ACCOUNT ? (message as ModuleAccount).base_account?.address : (message as BaseAccount).address);
-    if (seen.has(addr)) throw new Error(`duplicate account found in genesis state; address: ${addr}`);
-    seen.add(addr);
+    // (add answers false for a member: one hash and probe per address)
+    if (!seen.add(addr)) throw new Error(`duplicate account found in genesis state; address: ${addr}`);
   }
 }
 
@@ -44,8 +44,8 @@ export function initGenesisStream(ctx: Context, k: AccountKeeper, gen: GenesisSt
         const { name, message } = k.registry.unpackAny<BaseAccount | ModuleAccount>(any);
         const module = name === MODULE_ACCOUNT ? (message as ModuleAccount) : undefined;
         const addr = String(module ? module.base_account?.address : (message as BaseAccount).address);
-        if (seen.has(addr)) throw new Error(`duplicate account found in genesis state; address: ${addr}`);
-        seen.add(addr);
+        // (add answers false for a member: one hash and probe per address)
+        if (!seen.add(addr)) throw new Error(`duplicate account found in genesis state; address: ${addr}`);
         // (a module account without its base account fails on `base.address`, as it always did)
         const base = module ? module.base_account! : (message as BaseAccount);
         const address = k.addressCodec.decode(base.address);

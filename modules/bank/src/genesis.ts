@@ -17,8 +17,8 @@ export function defaultGenesis(): GenesisState {
 export function validateGenesis(gen: GenesisState, ak: BankAccountKeeper): void {
   const seen = new CompactStringSet();
   for (const b of gen.balances) {
-    if (seen.has(b.address)) throw new Error(`duplicate balance for address ${b.address}`);
-    seen.add(b.address);
+    // (add answers false for a member: one hash and probe per address)
+    if (!seen.add(b.address)) throw new Error(`duplicate balance for address ${b.address}`);
     ak.addressCodec.decode(b.address);
     validateCoins(b.coins);
   }
@@ -48,8 +48,8 @@ export function initGenesisStream(ctx: Context, k: BankKeeper, gen: GenesisState
       const w = k.balanceWriter(ctx);
       try {
         for (const b of entries as readonly Balance[]) {
-          if (seen.has(b.address)) throw new Error(`duplicate balance for address ${b.address}`);
-          seen.add(b.address);
+          // (add answers false for a member: one hash and probe per address)
+          if (!seen.add(b.address)) throw new Error(`duplicate balance for address ${b.address}`);
           const addr = k.ak.addressCodec.decode(b.address);
           validateCoins(b.coins);
           w.add(addr, b.coins);
