@@ -3,7 +3,7 @@ import { ClassicLevel } from 'classic-level';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Commitment, VersionNotFoundError, type ProofOp } from './commitment.js';
-import { assertBytes, bytesEqual, compareBytes, toKey } from './keys.js';
+import { assertBytes, bytesEqual, compareBytes, compareRanges, toKey } from './keys.js';
 import {
   FIRST_HEIGHT_KEY,
   FORMAT_KEY,
@@ -632,21 +632,9 @@ function checkPacked(p: PackedChanges): PackedChanges {
     const v = values[i];
     if (v !== undefined) assertBytes(v, 'change value');
     if (offs[i + 1]! < offs[i]!) throw new Error('spillGenesis: packed changes with a negative key length');
-    if (i > 0 && compareRanges(bytes, offs[i - 1]!, offs[i]!, offs[i]!, offs[i + 1]!) >= 0) throw new Error('spillGenesis: packed changes not in ascending key order');
+    if (i > 0 && compareRanges(bytes, offs[i - 1]!, offs[i]!, bytes, offs[i]!, offs[i + 1]!) >= 0) throw new Error('spillGenesis: packed changes not in ascending key order');
   }
   return p;
-}
-
-/** compareBytes(b[a0, a1), b[b0, b1)) */
-function compareRanges(b: Bytes, a0: number, a1: number, b0: number, b1: number): number {
-  const la = a1 - a0;
-  const lb = b1 - b0;
-  const m = la < lb ? la : lb;
-  for (let k = 0; k < m; k++) {
-    const d = b[a0 + k]! - b[b0 + k]!;
-    if (d !== 0) return d;
-  }
-  return la - lb;
 }
 
 /** Whether bytes[start, end) starts with `prefix`. */

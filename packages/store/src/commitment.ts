@@ -236,8 +236,8 @@ export class Commitment {
           // (the leaf hash computed ahead, for the genesis value only; a build on this thread keeps the value in its
           // nodes: a copy, not a view of the flat state's read block)
           if (value !== undefined) {
-            if ('remote' in cur!) cur.b.add(rel, value, value === v ? e[2] : undefined);
-            else cur!.b.add(rel, value === v ? value.slice() : value, value === v ? e[2] : undefined);
+            const genesis = value === v;
+            cur!.b.add(rel, genesis && !('remote' in cur!) ? value.slice() : value, genesis ? e[2] : undefined);
           }
         }
         if (cur !== undefined && 'remote' in cur) await cur.b.pump();

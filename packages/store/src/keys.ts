@@ -57,6 +57,18 @@ export function startsWith(key: Bytes, prefix: Bytes): boolean {
   return true;
 }
 
+/** compareBytes(x[xs, xe), y[ys, ye)), without views of them. */
+export function compareRanges(x: Bytes, xs: number, xe: number, y: Bytes, ys: number, ye: number): number {
+  const xl = xe - xs;
+  const yl = ye - ys;
+  const n = xl < yl ? xl : yl;
+  for (let k = 0; k < n; k++) {
+    const d = x[xs + k]! - y[ys + k]!;
+    if (d !== 0) return d;
+  }
+  return xl - yl;
+}
+
 /**
  * Sorts key strings (one byte per character, see toKey) in place into byte order, as `keys.sort()` does: an MSD
  * radix sort on the characters (a pass per character position over each group of keys equal so far; groups of a

@@ -59,8 +59,8 @@ class KeyIndex {
 
   constructor(private readonly at: (ordinal: number) => { run: Run; i: number }) {}
 
-  /** The position of `key` (hash h): holding it or empty. */
-  private find(key: Bytes, h: number): number {
+  /** The position of the key bytes[start, end) (hash h): holding it or empty. */
+  private find(bytes: Bytes, start: number, end: number, h: number): number {
     const t = this.table;
     let pos = h & this.mask;
     for (;;) {
@@ -68,7 +68,7 @@ class KeyIndex {
       if (slot === 0) return pos;
       if (t[2 * pos + 1] === h) {
         const { run, i } = this.at(slot - 1);
-        if (equalAt(run, i, key)) return pos;
+        if (equalAt(run, i, bytes, start, end)) return pos;
       }
       pos = (pos + 1) & this.mask;
     }
@@ -77,17 +77,8 @@ class KeyIndex {
   /** Records key i of `run` (hash h), ordinal `ordinal`, as its last move. */
   setAt(run: Run, i: number, h: number, ordinal: number): void {
     if ((this.size + 1) * 3 > (this.mask + 1) * 2) this.grow();
+    const pos = this.find(run.bytes, run.offs[i]!, run.offs[i + 1]!, h);
     const t = this.table;
-    let pos = h & this.mask;
-    for (;;) {
-      const slot = t[2 * pos]!;
-      if (slot === 0) break;
-      if (t[2 * pos + 1] === h) {
-        const at = this.at(slot - 1);
-        if (compareRuns(at.run, at.i, run, i) === 0) break;
-      }
-      pos = (pos + 1) & this.mask;
-    }
     if (t[2 * pos] === 0) this.size++;
     t[2 * pos] = ordinal + 1;
     t[2 * pos + 1] = h;
@@ -95,7 +86,7 @@ class KeyIndex {
 
   /** The ordinal of the key's last move, or -1. */
   get(key: Bytes, h: number): number {
-    return this.table[2 * this.find(key, h)]! - 1;
+    return this.table[2 * this.find(key, 0, key.length, h)]! - 1;
   }
 
   private grow(): void {
@@ -146,15 +137,15 @@ function compareRuns(a: Run, i: number, b: Run, j: number): number {
   return xl - yl;
 }
 
-/** Whether key i of r equals `key`. */
-function equalAt(r: Run, i: number, key: Bytes): boolean {
-  const start = r.offs[i]!;
-  if (r.offs[i + 1]! - start !== key.length) return false;
+/** Whether key i of r equals bytes[start, end). */
+function equalAt(r: Run, i: number, bytes: Bytes, start: number, end: number): boolean {
+  const s = r.offs[i]!;
+  const len = end - start;
+  if (r.offs[i + 1]! - s !== len) return false;
   const b = r.bytes;
-  for (let j = key.length - 1; j >= 0; j--) if (b[start + j] !== key[j]) return false;
+  for (let j = len - 1; j >= 0; j--) if (b[s + j] !== bytes[start + j]) return false;
   return true;
 }
-
 
 /** compareBytes(key i of r, key) without a view. */
 function compareAt(r: Run, i: number, key: Bytes): number {
