@@ -16,6 +16,7 @@ import type { FailedRunState } from './vm-errors.js';
 import { ContextStateManager } from './statedb.js';
 import type { StateManagerDeps } from './statedb.js';
 import { attachTracer } from './tracer.js';
+import { installFastHandlers } from './interpreter-fast.js';
 import type { EvmTracer } from './tracer.js';
 
 export type EvmLog = Log;
@@ -183,6 +184,7 @@ export class Executor {
       // an awaited JUMPDEST costs ~20% on loops: only lanes of budgeted runs have it
       customOpcodes: budgeted ? [budgetedJumpdest] : undefined,
     });
+    installFastHandlers(evm);
     return { evm, sm, precompiles: evm.precompiles };
   }
 

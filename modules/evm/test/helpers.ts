@@ -86,6 +86,8 @@ export interface ChainOptions {
   readonly balances?: Record<string, bigint>;
   /** the keeper's eth_call / eth_estimateGas time limit */
   readonly queryTimeoutMs?: number;
+  /** the keeper's eth_call / eth_estimateGas gas cap (default 25M) */
+  readonly gasCap?: bigint;
 }
 
 /** One auth + bank + evm chain on a CommitStore in a temp dir, dev keys 0..4 funded with 1000 ETH. */
@@ -111,7 +113,7 @@ export class EvmTestChain {
     const bk = new BankKeeper({ registry, accountKeeper: ak, blockedAddresses: blocked });
     // the app hash a block starts from, as the node composes it (`lastAppHash: () => app.lastAppHash`)
     let app: App | undefined;
-    const evm = new EvmKeeper({ registry, accountKeeper: ak, bankKeeper: bk, queryTimeoutMs: opts.queryTimeoutMs, lastAppHash: () => app!.lastAppHash });
+    const evm = new EvmKeeper({ registry, accountKeeper: ak, bankKeeper: bk, queryTimeoutMs: opts.queryTimeoutMs, gasCap: opts.gasCap, lastAppHash: () => app!.lastAppHash });
     const modules = [new AuthModule(ak), new BankModule(bk), new EvmModule(evm)];
     const base = await BaseChain.open({
       registry,
