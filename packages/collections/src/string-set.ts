@@ -11,13 +11,15 @@ export class CompactStringSet {
   /** the members' characters, one byte each */
   private bytes = new Uint8Array(1 << 12);
   private used = 0;
-  /** member i: bytes [start[i], start[i] + len[i]), hash hashes[i] */
+  /** member i: bytes [start[i], start[i] + len[i]) */
   private start = new Uint32Array(256);
   private len = new Uint32Array(256);
-  private hashes = new Int32Array(256);
   private count = 0;
-  /** open addressing, linear probing: member index + 1 (0: empty); the capacity a power of two, at most half full */
-  private slots = new Int32Array(512);
+  /**
+   * Open addressing, linear probing: per slot a pair (member index + 1, 0 for empty; the member's hash), so a probe
+   * compares hashes in the cache line it already loaded. The capacity (pairs) a power of two, at most half full.
+   */
+  private slots = new Int32Array(2 * 512);
   /** strings with a character above 0xff */
   private readonly wide = new Set<string>();
 
@@ -27,25 +29,26 @@ export class CompactStringSet {
   }
 
   has(s: string): boolean {
-    if (!oneByte(s)) return this.wide.has(s);
-    return this.find(s, hashOf(s)) >= 0;
+    const h = hashOf(s);
+    if (wideSeen) return this.wide.has(s);
+    return this.find(s, h) >= 0;
   }
 
   /** Adds `s`; false when it was a member already. */
   add(s: string): boolean {
-    if (!oneByte(s)) {
+    const h = hashOf(s);
+    if (wideSeen) {
       if (this.wide.has(s)) return false;
       this.wide.add(s);
       return true;
     }
-    const h = hashOf(s);
-    if (this.find(s, h) >= 0) return false;
-    if (2 * (this.count + 1) > this.slots.length) this.grow();
+    if (2 * (this.count + 1) > this.slots.length >> 1) this.grow();
+    const found = this.find(s, h);
+    if (found >= 0) return false;
     const i = this.count++;
     if (i === this.start.length) {
       this.start = resized(this.start, 2 * i);
       this.len = resized(this.len, 2 * i);
-      this.hashes = resized(this.hashes, 2 * i);
     }
     if (this.used + s.length > this.bytes.length) this.bytes = resized(this.bytes, Math.max(2 * this.bytes.length, this.used + s.length));
     const b = this.bytes;
@@ -53,21 +56,25 @@ export class CompactStringSet {
     for (let k = 0; k < s.length; k++) b[p++] = s.charCodeAt(k);
     this.start[i] = this.used;
     this.len[i] = s.length;
-    this.hashes[i] = h;
     this.used = p;
-    this.place(i, h);
+    // the empty slot the probe ended at
+    const at = -found - 1;
+    this.slots[2 * at] = i + 1;
+    this.slots[2 * at + 1] = h;
     return true;
   }
 
-  /** The member index of `s` (one-byte characters, hash `h`), or -1. */
+  /** The member index of `s` (one-byte characters, hash `h`), or -(the empty slot its probe ended at) - 1. */
   private find(s: string, h: number): number {
     const slots = this.slots;
-    const mask = slots.length - 1;
+    const mask = (slots.length >> 1) - 1;
     for (let at = h & mask; ; at = (at + 1) & mask) {
-      const e = slots[at]!;
-      if (e === 0) return -1;
-      const i = e - 1;
-      if (this.hashes[i] === h && this.len[i] === s.length && this.equalAt(i, s)) return i;
+      const e = slots[2 * at]!;
+      if (e === 0) return -at - 1;
+      if (slots[2 * at + 1] === h) {
+        const i = e - 1;
+        if (this.len[i] === s.length && this.equalAt(i, s)) return i;
+      }
     }
   }
 
@@ -78,29 +85,36 @@ export class CompactStringSet {
     return true;
   }
 
-  private place(i: number, h: number): void {
-    const slots = this.slots;
-    const mask = slots.length - 1;
-    let at = h & mask;
-    while (slots[at] !== 0) at = (at + 1) & mask;
-    slots[at] = i + 1;
-  }
-
   private grow(): void {
-    this.slots = new Int32Array(2 * this.slots.length);
-    for (let i = 0; i < this.count; i++) this.place(i, this.hashes[i]!);
+    const old = this.slots;
+    const slots = new Int32Array(2 * old.length);
+    const mask = (slots.length >> 1) - 1;
+    for (let j = 0; j < old.length; j += 2) {
+      const e = old[j]!;
+      if (e === 0) continue;
+      const h = old[j + 1]!;
+      let at = h & mask;
+      while (slots[2 * at] !== 0) at = (at + 1) & mask;
+      slots[2 * at] = e;
+      slots[2 * at + 1] = h;
+    }
+    this.slots = slots;
   }
 }
 
-function oneByte(s: string): boolean {
-  for (let k = 0; k < s.length; k++) if (s.charCodeAt(k) > 0xff) return false;
-  return true;
-}
+/** Set by `hashOf`: whether the string it hashed has a character above 0xff. */
+let wideSeen = false;
 
-/** FNV-1a over the characters, then a final mix (the low bits pick the slot). */
+/** FNV-1a over the characters, then a final mix (the low bits pick the slot); sets `wideSeen`. */
 function hashOf(s: string): number {
   let h = 0x811c9dc5;
-  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
+  let all = 0;
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    all |= c;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  wideSeen = all > 0xff;
   h ^= h >>> 15;
   h = Math.imul(h, 0x2c1b3c6d);
   return h ^ (h >>> 12);
