@@ -187,6 +187,62 @@ function withSender(p: ParsedEthTx, sender: Uint8Array): EthTx {
   };
 }
 
+/** The payload start and the end of the RLP item at `p` of a well-formed encoding (the strict decoder checked it). */
+function rlpSpan(b: Uint8Array, p: number): { payload: number; end: number } {
+  const x = b[p]!;
+  if (x < 0x80) return { payload: p, end: p + 1 };
+  if (x <= 0xb7) return { payload: p + 1, end: p + 1 + x - 0x80 };
+  if (x < 0xc0 || x > 0xf7) {
+    const ll = x < 0xc0 ? x - 0xb7 : x - 0xf7;
+    let len = 0;
+    for (let i = 1; i <= ll; i++) len = len * 256 + b[p + i]!;
+    return { payload: p + 1 + ll, end: p + 1 + ll + len };
+  }
+  return { payload: p + 1, end: p + 1 + x - 0xc0 };
+}
+
+/** RLP of a non-negative integer (minimal big-endian bytes). */
+function rlpUint(v: bigint): Uint8Array {
+  if (v === 0n) return Uint8Array.of(0x80);
+  const b = bigIntToBytes(v);
+  if (b.length === 1 && b[0]! < 0x80) return b;
+  const out = new Uint8Array(1 + b.length);
+  out[0] = 0x80 + b.length;
+  out.set(b, 1);
+  return out;
+}
+
+/**
+ * What a tx's signature signs, hashed (ethereumjs's `getHashedMessageToSign`), from its encoding instead of encoding
+ * the fields again: a typed tx's unsigned fields are the bytes of its list before `yParity`, under a new list header;
+ * a legacy tx's are its first six fields, then (EIP-155) the chain id, 0 and 0. `raw` must be canonical (what
+ * `createTxFromRLP` accepted); `chainId` is the legacy tx's EIP-155 id (undefined: unprotected).
+ */
+export function signingHash(raw: Uint8Array, type: number, chainId: bigint | undefined): Uint8Array {
+  const typed = type !== 0;
+  const list = rlpSpan(raw, typed ? 1 : 0);
+  const fields = type === 2 ? 9 : type === 1 ? 8 : 6;
+  let p = list.payload;
+  for (let i = 0; i < fields; i++) p = rlpSpan(raw, p).end;
+  const tail = !typed && chainId !== undefined ? rlpUint(chainId) : undefined;
+  const len = p - list.payload + (tail === undefined ? 0 : tail.length + 2);
+  const header = len <= 55 ? Uint8Array.of(0xc0 + len) : (() => { const l = bigIntToBytes(BigInt(len)); const h = new Uint8Array(1 + l.length); h[0] = 0xf7 + l.length; h.set(l, 1); return h; })();
+  const out = new Uint8Array((typed ? 1 : 0) + header.length + len);
+  let o = 0;
+  if (typed) out[o++] = type;
+  out.set(header, o);
+  o += header.length;
+  out.set(raw.subarray(list.payload, p), o);
+  o += p - list.payload;
+  if (tail !== undefined) {
+    out.set(tail, o);
+    o += tail.length;
+    out[o++] = 0x80;
+    out[o++] = 0x80;
+  }
+  return keccak256(out);
+}
+
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /**
@@ -216,7 +272,7 @@ export async function precheckEthTx(raw: Uint8Array, chainId: bigint): Promise<v
     const v = tx.v;
     recovery = tx.type !== 0 ? v : parsed.claimed === undefined ? v - 27n : v - (chainId * 2n + 35n);
     if ((recovery !== 0n && recovery !== 1n) || r <= 0n || r >= SECP256K1_N || s <= 0n || s > SECP256K1_N / 2n) return;
-    digest = tx.getHashedMessageToSign();
+    digest = signingHash(raw, tx.type, parsed.claimed);
   } catch {
     return;
   }

@@ -11,6 +11,7 @@ import { bytesToHex } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
 import { sharedVerifyPool } from '@chain/crypto';
 import { commonFor, decodeEthTx, precheckEthTx } from '../src/index.js';
+import { signingHash } from '../src/ethtx.js';
 import { ETH_CHAIN_ID, ethKey, signEthTx } from './helpers.js';
 
 const reference = createCustomCommon({ chainId: Number(ETH_CHAIN_ID) }, Mainnet, { hardfork: Hardfork.Prague });
@@ -92,6 +93,28 @@ describe('commonFor: isActivatedEIP by a set', () => {
     check(copy);
     expect(copy.isActivatedEIP(1153)).to.equal(false);
     expect(c.isActivatedEIP(1153)).to.equal(true);
+  });
+});
+
+describe('signingHash (what the signature signs, from the encoding)', () => {
+  it('equals ethereumjs getHashedMessageToSign for every tx type, data of 0-600 bytes, access lists, chain ids, unprotected', () => {
+    const homestead = createCustomCommon({ chainId: Number(ETH_CHAIN_ID) }, Mainnet, { hardfork: Hardfork.Homestead });
+    let n = 0;
+    for (const len of [0, 1, 31, 55, 56, 200, 255, 256, 600]) {
+      const data = Uint8Array.from({ length: len }, (_, i) => (i * 37 + len) & 255);
+      for (const type of [0, 1, 2] as const) {
+        for (const chainId of [ETH_CHAIN_ID, 1n, 9000n, 2n ** 40n]) {
+          const accessList: AccessList = len % 2 === 0 ? [] : [{ address: bytesToHex(ethKey(3).addr), storageKeys: [bytesToHex(new Uint8Array(32).fill(len & 255))] }];
+          const raw = signEthTx(ethKey(len % 5), { type, chainId, nonce: BigInt(len), to: len === 55 ? undefined : ethKey(1).addr, value: BigInt(len) * 10n ** 15n, data, accessList: type === 0 ? undefined : accessList, gasLimit: 1_000_000n });
+          const ref = createTxFromRLP(raw, { common: commonFor(chainId) });
+          expect(bytesToHex(signingHash(raw, type, chainId)), `type ${type} data ${len} chain ${chainId}`).to.equal(bytesToHex(ref.getHashedMessageToSign()));
+          n++;
+        }
+      }
+      const unprotected = createLegacyTx({ nonce: 1n, gasLimit: 60_000n, gasPrice: 10n ** 10n, data }, { common: homestead }).sign(ethKey(0).priv).serialize();
+      expect(bytesToHex(signingHash(unprotected, 0, undefined))).to.equal(bytesToHex(createTxFromRLP(unprotected, { common: homestead }).getHashedMessageToSign()));
+    }
+    expect(n).to.equal(108);
   });
 });
 
