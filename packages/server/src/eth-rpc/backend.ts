@@ -13,6 +13,7 @@ import type { App } from '@chain/app';
 import type { ConsensusSource } from '../consensus-source.js';
 import type { EthTxView as EthTx, EthereumExecution } from './adapter.js';
 import { headerHash } from './header.js';
+import type { EthHeaderFields } from './header.js';
 import { InvalidParams, ServerError, hex, parseBlockParam, parseHash } from './util.js';
 import type { BlockParam } from './util.js';
 
@@ -266,7 +267,7 @@ export class Backend {
     const latest = await this.latest();
     const earliest = await this.source.earliestHeight();
     for (let k = Math.max(earliest, this.scannedTo + 1); k <= latest; k++) {
-      if (this.hashAt(k) === undefined) await this.blockByHeight(k);
+      if (this.hashAt(k) === undefined) await this.recordHash(k);
       this.scannedTo = k;
       if (k % 1000 === 0 || k === latest) this.hashStore?.setScannedTo(k);
     }
@@ -278,12 +279,10 @@ export class Backend {
   }
 
   /**
-   * Builds the Ethereum view of a committed block from a stored block and results: its header is the one the
-   * chain's EVM computed in consensus and declared in the block's `ethereum_block` event (every varying field; the
-   * bloom is `block_bloom`'s), checked to hash to the declared hash (keccak256(RLP(header))); the txs, receipts and
-   * logs are rebuilt from the txs and their `ethereum_tx` / `tx_log` events.
+   * The Ethereum header of a stored block: the one the chain's EVM computed in consensus and declared in the block's
+   * `ethereum_block` event (every varying field; the bloom is `block_bloom`'s), checked to hash to the declared hash.
    */
-  build(b: StoredBlock, r: StoredResults): EthBlock {
+  private header(b: StoredBlock, r: StoredResults): { fields: EthHeaderFields; hash: string } {
     const height = b.block.header.height;
     const cometHash = hex(b.blockId.hash);
     let bloom = EMPTY_BLOOM;
@@ -316,8 +315,32 @@ export class Backend {
     if (hash !== field('hash') || fields.number !== BigInt(height) || fields.extraData !== cometHash) {
       throw ServerError(`block ${height}: the ethereum_block header does not hash to its hash ${field('hash')} (${hash})`);
     }
+    return { fields, hash };
+  }
+
+  /**
+   * Records the Ethereum hash of a stored block from its header alone (what following the chain needs: no tx of the
+   * block decoded, no receipt rebuilt; `blockByHeight` builds the rest when asked).
+   */
+  private async recordHash(height: number): Promise<void> {
+    const [b, r] = await Promise.all([this.source.block(height), this.source.results(height)]);
+    if (!b || !r) return;
+    this.remember(height, this.header(b, r).hash);
+  }
+
+  /**
+   * Builds the Ethereum view of a committed block from a stored block and results: its header is the one the
+   * chain's EVM computed in consensus and declared in the block's `ethereum_block` event (every varying field; the
+   * bloom is `block_bloom`'s), checked to hash to the declared hash (keccak256(RLP(header))); the txs, receipts and
+   * logs are rebuilt from the txs and their `ethereum_tx` / `tx_log` events.
+   */
+  build(b: StoredBlock, r: StoredResults): EthBlock {
+    const height = b.block.header.height;
+    const cometHash = hex(b.blockId.hash);
+    const { fields, hash } = this.header(b, r);
     const timestamp = Number(fields.timestamp);
     const baseFee = fields.baseFee;
+    let head: Event | undefined;
     type Partial = Omit<EthTxInfo, 'blockHash'>;
     const parts: Partial[] = [];
     let cumulative = 0n;
