@@ -233,11 +233,12 @@ export class Commitment {
           // (the common case, a key of the current store, without an await per entry)
           const p = cur?.m.prefix;
           const rel = p !== undefined && k.length > p.length && startsWith(k, p) ? k.subarray(p.length) : await into(k);
-          // (the leaf hash computed ahead, for the genesis value only; a build on this thread keeps the value in its
-          // nodes: a copy, not a view of the flat state's read block)
+          // (the leaf hash computed ahead, for the genesis value only; a build on this thread keeps the key and the
+          // value in its nodes: copies, not views of the blocks the flat state was read or merged into)
           if (value !== undefined) {
             const genesis = value === v;
-            cur!.b.add(rel, genesis && !('remote' in cur!) ? value.slice() : value, genesis ? e[2] : undefined);
+            const here = !('remote' in cur!);
+            cur!.b.add(here ? rel.slice() : rel, genesis && here ? value.slice() : value, genesis ? e[2] : undefined);
           }
         }
         if (cur !== undefined && 'remote' in cur) await cur.b.pump();

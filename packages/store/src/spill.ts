@@ -177,6 +177,9 @@ export function packChanges(sorted: readonly Change[]): PackedChanges {
   return { n, bytes, offs, values };
 }
 
+/** Bytes of the blocks `merged` copies its keys into. */
+const KEY_BLOCK = 64 << 10;
+
 /** What the moved state says of a key: written (WRITTEN), deleted or never moved (undefined). */
 export const WRITTEN = 1;
 
@@ -453,11 +456,23 @@ export class SpilledState implements KVStore {
     for (let ri = 0; ri < runs.length; ri++) if (runs[ri]!.n > 0) heap.push(ri);
     for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
     let out: [Bytes, Bytes, Bytes?][] = [];
+    // the keys are copied into shared blocks (a view each): no buffer allocated per key
+    let kbuf = new Uint8Array(KEY_BLOCK);
+    let kused = 0;
     while (heap.length > 0) {
       const best = heap[0]!;
       const r = runs[best]!;
       const i = pos[best]!;
-      const key = keyAt(r, i).slice();
+      const ka = r.offs[i]!;
+      const kb = r.offs[i + 1]!;
+      if (kused + kb - ka > kbuf.length) {
+        kbuf = new Uint8Array(Math.max(KEY_BLOCK, kb - ka));
+        kused = 0;
+      }
+      const k0 = kused;
+      const src = r.bytes;
+      for (let k = ka; k < kb; k++) kbuf[kused++] = src[k]!;
+      const key = kbuf.subarray(k0, kused);
       const written = r.put[i] === 1;
       const v = written ? value(best, i) : undefined;
       const h = written ? hashAt(best, i) : undefined;
