@@ -42,6 +42,9 @@ export function initGenesisStream(ctx: Context, k: BankKeeper, gen: GenesisState
   const seen = new CompactStringSet();
   // the total by denom (one addCoins per balance would copy the running total each time)
   const total = new Map<string, bigint>();
+  // with no balance stored when the stream starts (bank's genesis before any module that credits), an address's
+  // balance is its genesis entry's (each address once): its credit reads nothing (a probe of the moved state each)
+  const noneBefore = k.hasNoBalances(ctx);
   return {
     add(_field, entries) {
       // credits as initBalance does, the supply written once per chunk (also when an entry throws)
@@ -52,7 +55,7 @@ export function initGenesisStream(ctx: Context, k: BankKeeper, gen: GenesisState
           if (!seen.add(b.address)) throw new Error(`duplicate balance for address ${b.address}`);
           const addr = k.ak.addressCodec.decode(b.address);
           validateCoins(b.coins);
-          w.add(addr, b.coins);
+          w.add(addr, b.coins, noneBefore);
           if (!k.ak.hasAccount(ctx, addr)) k.ak.createAccount(ctx, addr);
           for (const c of b.coins) total.set(c.denom, (total.get(c.denom) ?? 0n) + BigInt(c.amount));
         }

@@ -176,6 +176,12 @@ export class BankKeeper {
     }
   }
 
+  /** Whether no balance at all is stored (one step of an iterator). */
+  hasNoBalances(ctx: Context): boolean {
+    for (const _ of this.state.Balances.iterate(ctx)) return false;
+    return true;
+  }
+
   /**
    * Genesis helper for many balances (InitGenesis of a large genesis file): `add` credits a balance as
    * `initBalance` does, but the supply of each denom is read once and written by `flush()` (call it after each
@@ -188,11 +194,11 @@ export class BankKeeper {
     /** denom → supply, read on first use and kept up to date by `add`; written (and forgotten) by `flush` */
     const supply = new Map<string, bigint>();
     return {
-      add: (addr, coins) => {
+      add: (addr, coins, fresh = false) => {
         for (const c of coins) {
           const amount = BigInt(c.amount);
           const bk = Balances.encodeKey([addr, c.denom]);
-          const raw = kv.get(bk);
+          const raw = fresh ? undefined : kv.get(bk);
           const balance = (raw === undefined ? 0n : Balances.decodeValue(raw, bk)) + amount;
           if (balance === 0n) {
             kv.delete(bk);
@@ -216,8 +222,11 @@ export class BankKeeper {
 
 /** Credits genesis balances with the supply written once per denom and chunk (`BankKeeper.balanceWriter`). */
 export interface GenesisBalanceWriter {
-  /** `initBalance(ctx, addr, coins)`, but the supply changes are kept until `flush()` */
-  add(addr: Uint8Array, coins: readonly Coin[]): void;
+  /**
+   * `initBalance(ctx, addr, coins)`, but the supply changes are kept until `flush()`. `fresh`: the caller knows the
+   * address has no balance stored (its first credit into a balance store that had none), so none is read.
+   */
+  add(addr: Uint8Array, coins: readonly Coin[], fresh?: boolean): void;
   /** writes the supply of every denom credited since the last flush */
   flush(): void;
 }
