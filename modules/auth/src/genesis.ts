@@ -38,6 +38,8 @@ export function initGenesisStream(ctx: Context, k: AccountKeeper, gen: GenesisSt
   k.setParams(ctx, gen.params ?? { ...DEFAULT_AUTH_PARAMS });
   const seen = new CompactStringSet();
   let maxNumber = -1n;
+  // (bank's genesis asks it whether a balance's address got its account here)
+  k.recordGenesisAccounts(ctx, seen);
   return {
     add(_field, entries) {
       for (const any of entries as readonly google_protobuf.Any[]) {

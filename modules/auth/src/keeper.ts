@@ -3,6 +3,7 @@ import type { Context } from '@chain/app';
 import type { ProtoRegistry, google_protobuf } from '@chain/codec';
 import { equalBytes } from '@chain/crypto';
 import { IdentityMemo, clonePlain } from '@chain/collections';
+import type { CompactStringSet } from '@chain/collections';
 import { Errors } from '@chain/errors';
 import type { AddressCodec } from './address.js';
 import { moduleAddress } from './address.js';
@@ -37,6 +38,8 @@ export class AccountKeeper {
   readonly state: AuthState;
   private readonly perms: Map<string, readonly string[]>;
   private readonly moduleAddrs = new Map<string, Uint8Array>();
+  /** per InitChain context, the bech32 addresses auth's genesis stored accounts for (dropped with the context) */
+  private readonly genesisListed = new WeakMap<Context, CompactStringSet>();
   /** decoded accounts by the identity of their Any's value bytes (`accountFromAny`) */
   private readonly unpacked = new IdentityMemo<Uint8Array, { typeUrl: string; name: string; message: BaseAccount | ModuleAccount }>();
 
@@ -55,6 +58,20 @@ export class AccountKeeper {
 
   hasAccount(ctx: Context, address: Uint8Array): boolean {
     return this.state.Accounts.has(ctx, address);
+  }
+
+  /** @internal Auth's genesis stream records the bech32 addresses whose accounts it stored, for `listedInGenesis`. */
+  recordGenesisAccounts(ctx: Context, addresses: CompactStringSet): void {
+    this.genesisListed.set(ctx, addresses);
+  }
+
+  /**
+   * Whether auth's genesis of this InitChain (its context `ctx`) stored an account for the bech32 `address` as written
+   * there: that account exists (nothing removes accounts), answered without reading the store (another module's
+   * genesis asks this once per entry of a large genesis). False says nothing: ask `hasAccount`.
+   */
+  listedInGenesis(ctx: Context, address: string): boolean {
+    return this.genesisListed.get(ctx)?.has(address) ?? false;
   }
 
   /** Stores the account and its account-number index entry. */

@@ -4,6 +4,7 @@ import { sha256, toHex } from '@chain/crypto';
 import { Errors } from '@chain/errors';
 import { branch } from '@chain/store';
 import { AddressCodec, moduleAddress, FEE_COLLECTOR } from '../src/index.js';
+import { initGenesisStream } from '../src/genesis.js';
 import { TestChain, devKey, coins, pubKeyAny, PREFIX } from './helpers.js';
 
 const baseAccount = (address: string, n: number, seq = 0, pubKey: unknown = null) =>
@@ -82,6 +83,20 @@ describe('auth: AccountKeeper and AddressCodec', () => {
   });
 
   const writableCtx = (): Context => new Context(branch(chain.store.state), { height: 2, time: new Date(0), chainId: 'x', proposer: new Uint8Array() }, 'block', new InfiniteGasMeter(), new EventManager());
+
+  it('listedInGenesis: the addresses whose accounts the genesis stream of this context stored, and no others', () => {
+    const ctx = writableCtx();
+    const other = writableCtx();
+    const s = initGenesisStream(ctx, chain.ak, { params: undefined, accounts: [] } as never);
+    s.add('accounts', [chain.ak.packAccount({ address: A.addr, base: { address: A.address, pub_key: null, account_number: 50n, sequence: 0n } })]);
+    s.end();
+    expect(chain.ak.listedInGenesis(ctx, A.address)).to.equal(true);
+    expect(chain.ak.hasAccount(ctx, A.addr)).to.equal(true);
+    // another address, the same one in another context (another InitChain), a module account created in end()
+    expect(chain.ak.listedInGenesis(ctx, devKey(1).address)).to.equal(false);
+    expect(chain.ak.listedInGenesis(other, A.address)).to.equal(false);
+    expect(chain.ak.listedInGenesis(ctx, chain.ak.addressCodec.encode(chain.ak.getModuleAddress(FEE_COLLECTOR)))).to.equal(false);
+  });
 
   it('module addresses are the first 20 bytes of sha256(name)', () => {
     expect(toHex(moduleAddress(FEE_COLLECTOR))).to.equal(toHex(sha256(new TextEncoder().encode(FEE_COLLECTOR)).subarray(0, 20)));

@@ -56,7 +56,7 @@ export function initGenesisStream(ctx: Context, k: BankKeeper, gen: GenesisState
           const addr = k.ak.addressCodec.decode(b.address);
           validateCoins(b.coins);
           w.add(addr, b.coins, noneBefore);
-          if (!k.ak.hasAccount(ctx, addr)) k.ak.createAccount(ctx, addr);
+          if (k.ak.listedInGenesis?.(ctx, b.address) !== true && !k.ak.hasAccount(ctx, addr)) k.ak.createAccount(ctx, addr);
           for (const c of b.coins) total.set(c.denom, (total.get(c.denom) ?? 0n) + BigInt(c.amount));
         }
       } finally {
