@@ -14,9 +14,11 @@
  * - MSTORE and SLOAD: their key and word are padded to 32 bytes without ethereumjs's `setLengthLeft` (which builds
  *   the padded copy by spreading both arrays into a new one).
  *
- * The version is pinned in package.json: test/interpreter-fast.test.ts checks that the methods replaced here still
- * exist and that a contract gives the same results, gas and logs with and without the fast paths.
+ * These are ethereumjs internals (the version installed is the lockfile's): a version without them runs its own code
+ * (`fastInterpreterAvailable` false). test/interpreter-fast.test.ts requires them, and checks that contracts give the
+ * same results, gas, events and app hash with and without the fast paths.
  */
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EVM } from '@ethereumjs/evm';
@@ -25,19 +27,33 @@ import { bigIntToBytes, bytesToBigInt } from '@ethereumjs/util';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 // The interpreter is not exported by the package (its exports map has only the root): load its file next to the
-// root module the resolver picks, so this is the same module instance the EVM uses.
-const root = fileURLToPath(import.meta.resolve('@ethereumjs/evm'));
-const interpreterModule = (await import(pathToFileURL(join(dirname(root), 'interpreter.js')).href)) as {
-  Interpreter: { prototype: Record<string, unknown> };
-};
-const proto = interpreterModule.Interpreter.prototype as any;
+// root module the resolver picks, so this is the same module instance the EVM uses. (`import.meta.resolve` is
+// Node >= 20.6; before it, the CommonJS entry's path, whose ES module build is in the sibling `esm` folder.)
+async function loadInterpreterPrototype(): Promise<any> {
+  try {
+    const root = typeof import.meta.resolve === 'function'
+      ? fileURLToPath(import.meta.resolve('@ethereumjs/evm'))
+      : createRequire(import.meta.url).resolve('@ethereumjs/evm').replace(/([/\\])dist[/\\]cjs[/\\]/, '$1dist$1esm$1');
+    const mod = (await import(pathToFileURL(join(dirname(root), 'interpreter.js')).href)) as { Interpreter?: { prototype?: any } };
+    const p = mod.Interpreter?.prototype;
+    return typeof p?.runStep === 'function' && typeof p._getValidJumpDestinations === 'function' ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The interpreter's prototype; undefined if this version of the package does not have what is replaced here. */
+const proto = await loadInterpreterPrototype();
+
+/** Whether the fast paths could be installed (else ethereumjs's own code runs; the tests require them). */
+export const fastInterpreterAvailable = proto !== undefined;
 
 type RunStep = (this: any, opcodeObj?: any) => Promise<void>;
 type JumpAnalysis = (this: any, code: Uint8Array) => { jumps: Uint8Array; pushes: Record<number, bigint>; opcodesCached: unknown[] };
 
 /** The originals (what the fast paths fall back to; the tests run both). */
-export const originalRunStep: RunStep = proto.runStep;
-export const originalJumpAnalysis: JumpAnalysis = proto._getValidJumpDestinations;
+export const originalRunStep: RunStep | undefined = proto?.runStep;
+export const originalJumpAnalysis: JumpAnalysis | undefined = proto?._getValidJumpDestinations;
 
 function fastRunStep(this: any, opcodeObj?: any): Promise<void> | undefined {
   const rs = this._runState;
@@ -49,7 +65,7 @@ function fastRunStep(this: any, opcodeObj?: any): Promise<void> | undefined {
     this.profilerOpts?.enabled === true || evm.events.listenerCount('step') > 0 ||
     (this._env.chargeCodeAccesses === true && (this.common.isActivatedEIP(6800) || this.common.isActivatedEIP(7864)))
   ) {
-    return originalRunStep.call(this, opcodeObj);
+    return originalRunStep!.call(this, opcodeObj);
   }
   this.useGas(info.feeBigInt, info);
   rs.programCounter++;
@@ -73,7 +89,7 @@ function cachedJumpAnalysis(this: any, code: Uint8Array): ReturnType<JumpAnalysi
   }
   let a = byCode.get(code);
   if (a === undefined) {
-    a = originalJumpAnalysis.call(this, code);
+    a = originalJumpAnalysis!.call(this, code);
     byCode.set(code, a);
   }
   return a;
@@ -81,6 +97,7 @@ function cachedJumpAnalysis(this: any, code: Uint8Array): ReturnType<JumpAnalysi
 
 /** `on`: the fast paths (installed at load); `off`: ethereumjs's own code (for the tests that compare both). */
 export function useFastInterpreter(on: boolean): void {
+  if (proto === undefined) return;
   fast = on;
   proto.runStep = on ? fastRunStep : originalRunStep;
   proto._getValidJumpDestinations = on ? cachedJumpAnalysis : originalJumpAnalysis;
@@ -118,7 +135,7 @@ async function sload(runState: any): Promise<void> {
 
 /** Puts the MSTORE and SLOAD handlers above into an EVM's opcode table (its own copy: built per EVM), if the fast paths are on. */
 export function installFastHandlers(evm: EVM): void {
-  if (!fast) return;
+  if (!fast || proto === undefined) return;
   const table = (evm as any)._opcodeMap as { opcodeInfo: { name: string }; opHandler: unknown }[];
   if (table[0x52]?.opcodeInfo.name === 'MSTORE') table[0x52] = { ...table[0x52], opHandler: mstore };
   if (table[0x54]?.opcodeInfo.name === 'SLOAD') table[0x54] = { ...table[0x54], opHandler: sload };
