@@ -9,7 +9,7 @@ import { createTxFromRLP } from '@ethereumjs/tx';
 import type { AccessList2930Tx, FeeMarket1559Tx, LegacyTx } from '@ethereumjs/tx';
 import { bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import type { ProtoRegistry } from '@chain/codec';
-import { bytesToString, keccak256, sharedVerifyPool, toBech32, toChecksumAddress } from '@chain/crypto';
+import { bytesToString, concatBytes, keccak256, rlp, rlpListHeader, sharedVerifyPool, toBech32, toChecksumAddress, uintBytes } from '@chain/crypto';
 import { EvmErrors } from './errors.js';
 import { commonFor } from './crypto.js';
 import { EVM_DENOM, EXTENSION_OPTION_ETH_TX, MSG_ETHEREUM_TX } from './keys.js';
@@ -201,17 +201,6 @@ function rlpSpan(b: Uint8Array, p: number): { payload: number; end: number } {
   return { payload: p + 1, end: p + 1 + x - 0xc0 };
 }
 
-/** RLP of a non-negative integer (minimal big-endian bytes). */
-function rlpUint(v: bigint): Uint8Array {
-  if (v === 0n) return Uint8Array.of(0x80);
-  const b = bigIntToBytes(v);
-  if (b.length === 1 && b[0]! < 0x80) return b;
-  const out = new Uint8Array(1 + b.length);
-  out[0] = 0x80 + b.length;
-  out.set(b, 1);
-  return out;
-}
-
 /**
  * What a tx's signature signs, hashed (ethereumjs's `getHashedMessageToSign`), from its encoding instead of encoding
  * the fields again: a typed tx's unsigned fields are the bytes of its list before `yParity`, under a new list header;
@@ -224,24 +213,14 @@ export function signingHash(raw: Uint8Array, type: number, chainId: bigint | und
   const fields = type === 2 ? 9 : type === 1 ? 8 : 6;
   let p = list.payload;
   for (let i = 0; i < fields; i++) p = rlpSpan(raw, p).end;
-  const tail = !typed && chainId !== undefined ? rlpUint(chainId) : undefined;
-  const len = p - list.payload + (tail === undefined ? 0 : tail.length + 2);
-  const header = len <= 55 ? Uint8Array.of(0xc0 + len) : (() => { const l = bigIntToBytes(BigInt(len)); const h = new Uint8Array(1 + l.length); h[0] = 0xf7 + l.length; h.set(l, 1); return h; })();
-  const out = new Uint8Array((typed ? 1 : 0) + header.length + len);
-  let o = 0;
-  if (typed) out[o++] = type;
-  out.set(header, o);
-  o += header.length;
-  out.set(raw.subarray(list.payload, p), o);
-  o += p - list.payload;
-  if (tail !== undefined) {
-    out.set(tail, o);
-    o += tail.length;
-    out[o++] = 0x80;
-    out[o++] = 0x80;
-  }
-  return keccak256(out);
+  const unsigned = raw.subarray(list.payload, p);
+  const body = !typed && chainId !== undefined ? concatBytes(unsigned, rlp(uintBytes(chainId)), EIP155_ZEROS) : unsigned;
+  return keccak256(concatBytes(typed ? Uint8Array.of(type) : EMPTY, rlpListHeader(body.length), body));
 }
+
+/** The two zero fields (r, s) that follow the chain id in what an EIP-155 legacy tx signs. */
+const EIP155_ZEROS = Uint8Array.of(0x80, 0x80);
+const EMPTY = new Uint8Array(0);
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 

@@ -105,31 +105,25 @@ export function useFastInterpreter(on: boolean): void {
 
 useFastInterpreter(true);
 
-/** `v` (0 <= v < 2^256) as 32 big-endian bytes written into `out` at `off`. */
-function putWord(out: Uint8Array, off: number, v: bigint): void {
-  if (v === 0n) {
-    out.fill(0, off, off + 32);
-    return;
+/** `v` (0 <= v < 2^256) as 32 big-endian bytes. */
+function word32(v: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  if (v !== 0n) {
+    const b = bigIntToBytes(v);
+    out.set(b, 32 - b.length);
   }
-  const b = bigIntToBytes(v);
-  const pad = 32 - b.length;
-  out.fill(0, off, off + pad);
-  out.set(b, off + pad);
+  return out;
 }
 
 /** MSTORE and SLOAD handlers as ethereumjs's, the 32-byte padding written directly. */
 function mstore(runState: any): void {
   const [offset, word] = runState.stack.popN(2) as [bigint, bigint];
-  const buf = new Uint8Array(32);
-  putWord(buf, 0, word);
-  runState.memory.write(Number(offset), 32, buf);
+  runState.memory.write(Number(offset), 32, word32(word));
 }
 
 async function sload(runState: any): Promise<void> {
   const key = runState.stack.pop() as bigint;
-  const keyBuf = new Uint8Array(32);
-  putWord(keyBuf, 0, key);
-  const value = (await runState.interpreter.storageLoad(keyBuf)) as Uint8Array;
+  const value = (await runState.interpreter.storageLoad(word32(key))) as Uint8Array;
   runState.stack.push(value.length ? bytesToBigInt(value) : 0n);
 }
 

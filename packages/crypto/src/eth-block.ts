@@ -3,7 +3,8 @@
  * header hash with them in consensus (it is what BLOCKHASH answers), and the Ethereum JSON-RPC serves the same
  * header, so keccak256(RLP(header)) of the fields it shows is the hash it serves and the one contracts read.
  *
- * - `rlp`, `uintBytes`: RLP of byte strings, lists and unsigned integers (the yellow paper's appendix B).
+ * - `rlp`, `uintBytes`, `rlpListHeader`: RLP of byte strings, lists and unsigned integers (the yellow paper's
+ *   appendix B), and the header of a list whose items are encoded already.
  * - `orderedTrieRoot`: go-ethereum's `types.DeriveSha`, the root of a Merkle-Patricia trie keyed by rlp(index):
  *   `transactionsRoot` over the typed tx envelopes, `receiptsRoot` over `encodeReceipt`'s encodings.
  * - `logsBloom`, `encodeReceipt`: a receipt's 2048-bit bloom and its consensus encoding (EIP-2718).
@@ -21,6 +22,11 @@ function rlpLength(len: number, offset: number): Uint8Array {
   const bytes: number[] = [];
   for (let n = len; n > 0; n = Math.floor(n / 256)) bytes.unshift(n % 256);
   return Uint8Array.of(offset + 55 + bytes.length, ...bytes);
+}
+
+/** The RLP header of a list whose items' encodings take `len` bytes. */
+export function rlpListHeader(len: number): Uint8Array {
+  return rlpLength(len, 0xc0);
 }
 
 /** RLP encoding of a byte string or a (nested) list. */

@@ -10,7 +10,7 @@ export {
 } from './keys.js';
 export { DEV_MNEMONIC, derivePrivateKey, generateMnemonic, hdPath, isValidMnemonic } from './hd.js';
 export {
-  rlp, uintBytes, orderedTrieRoot, logsBloom, encodeReceipt, encodeReceiptBytes, type LogBytes, encodeEthHeader, ethHeaderHash, ethStateRoot,
+  rlp, rlpListHeader, uintBytes, orderedTrieRoot, logsBloom, encodeReceipt, encodeReceiptBytes, type LogBytes, encodeEthHeader, ethHeaderHash, ethStateRoot,
   ETH_ZERO_HASH, ETH_EMPTY_ROOT, ETH_EMPTY_UNCLES, ETH_EMPTY_REQUESTS_HASH, ETH_ZERO_NONCE,
 } from './eth-block.js';
 export type { ReceiptLog, EthHeaderFields } from './eth-block.js';

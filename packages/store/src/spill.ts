@@ -369,8 +369,8 @@ export class SpilledState implements KVStore {
 
   /**
    * The whole moved state in key order (the last move of each key; deleted keys left out), in chunks; each run's
-   * file is read sequentially, in blocks. Keys are fresh copies; values are views of the blocks read (copy one to keep
-   * it without its block). With `version`: an entry whose run's leaf hashes for that version are
+   * file is read sequentially, in blocks. Keys are views of blocks they are copied into, values views of the blocks
+   * read (neither block is written again; copy one to keep it without its block). With `version`: an entry whose run's leaf hashes for that version are
    * ready (`leafHashesReady`) comes with its leaf hash (a view of 32 bytes).
    */
   *merged(chunk = 1000, version?: number): Generator<[Bytes, Bytes, Bytes?][]> {
