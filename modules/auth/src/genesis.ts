@@ -1,10 +1,11 @@
 /** auth genesis: the default state, validation, InitGenesis and ExportGenesis on `GenesisState`. */
 import type { Context, GenesisStream } from '@chain/app';
-import type { google_protobuf } from '@chain/codec';
+import type { ProtoRegistry, google_protobuf } from '@chain/codec';
 import { CompactStringSet } from '@chain/collections';
 import type { BaseAccount, GenesisState, ModuleAccount } from './gen/chain/auth/v1beta1.js';
+import { BASE_ACCOUNT_URL, encodeBaseAccountFast } from './keeper.js';
 import type { Account, AccountKeeper } from './keeper.js';
-import { MODULE_ACCOUNT } from './keys.js';
+import { BASE_ACCOUNT, MODULE_ACCOUNT } from './keys.js';
 import { DEFAULT_AUTH_PARAMS } from './params.js';
 
 export type { GenesisState };
@@ -43,6 +44,14 @@ export function initGenesisStream(ctx: Context, k: AccountKeeper, gen: GenesisSt
   return {
     add(_field, entries) {
       for (const any of entries as readonly google_protobuf.Any[]) {
+        if (any instanceof DecodedBaseAccount) {
+          // (decoded from its JSON by accountFromJSON: no Any to decode, no account to encode)
+          const base = any.base;
+          if (!seen.add(base.address)) throw new Error(`duplicate account found in genesis state; address: ${base.address}`);
+          k.setAccount(ctx, { address: k.addressCodec.decode(base.address), base }, { type_url: any.type_url, value: any.value });
+          if (base.account_number > maxNumber) maxNumber = base.account_number;
+          continue;
+        }
         const { name, message } = k.registry.unpackAny<BaseAccount | ModuleAccount>(any);
         const module = name === MODULE_ACCOUNT ? (message as ModuleAccount) : undefined;
         const addr = String(module ? module.base_account?.address : (message as BaseAccount).address);
@@ -66,6 +75,46 @@ export function initGenesisStream(ctx: Context, k: AccountKeeper, gen: GenesisSt
       for (const n of k.moduleAccountNames()) k.getModuleAccount(ctx, n);
     },
   };
+}
+
+/**
+ * A genesis account that is a `BaseAccount` without a public key, as `accountFromJSON` reads it from the genesis
+ * JSON: an Any of the account (the type URL and encoding `AccountKeeper.packAccount` gives) that carries the account's
+ * fields too, so the import neither decodes the Any nor encodes the account again.
+ */
+export class DecodedBaseAccount implements google_protobuf.Any {
+  readonly type_url = BASE_ACCOUNT_URL;
+  constructor(
+    readonly base: BaseAccount,
+    readonly value: Uint8Array,
+  ) {}
+}
+
+/** u64 decimal text without leading zeros (other spellings and JSON numbers take the registry's path) */
+const U64_TEXT = /^(?:0|[1-9][0-9]{0,19})$/;
+const MAX_U64 = (1n << 64n) - 1n;
+
+/**
+ * The common genesis account, `{"@type": <BaseAccount's URL or an alias>, "address": "...", "pub_key": null,
+ * "account_number": "<n>", "sequence": "<n>"}` (pub_key may be left out; no other key), read without the registry,
+ * for the stream to store as it would store `registry.fromJSON`'s Any of it; undefined for any other form (the
+ * registry decodes it, and gives every error).
+ */
+export function accountFromJSON(json: unknown, registry: ProtoRegistry): DecodedBaseAccount | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const o = json as Record<string, unknown>;
+  const at = o['@type'];
+  if (typeof at !== 'string' || registry.nameOfTypeUrl(at) !== BASE_ACCOUNT) return undefined;
+  const { address, pub_key: pk, account_number: an, sequence: sq } = o;
+  if (typeof address !== 'string' || typeof an !== 'string' || typeof sq !== 'string' || (pk !== null && pk !== undefined)) return undefined;
+  // no other key (the registry ignores unknown keys but also reads lowerCamel names: those take its path)
+  let keys = 0;
+  for (const key in o) if (Object.hasOwn(o, key)) keys++;
+  if (keys !== (pk === undefined ? 4 : 5) || !U64_TEXT.test(an) || !U64_TEXT.test(sq)) return undefined;
+  const base: BaseAccount = { address, pub_key: null, account_number: BigInt(an), sequence: BigInt(sq) };
+  if (base.account_number > MAX_U64 || base.sequence > MAX_U64) return undefined;
+  const value = encodeBaseAccountFast(base);
+  return value === undefined ? undefined : new DecodedBaseAccount(base, value);
 }
 
 export function exportGenesis(ctx: Context, k: AccountKeeper): GenesisState {

@@ -75,8 +75,9 @@ export class AccountKeeper {
   }
 
   /** Stores the account and its account-number index entry. */
-  setAccount(ctx: Context, acc: Account): void {
-    this.state.Accounts.set(ctx, acc.address, this.packAccount(acc));
+  /** Stores `acc`; `packed` is its Any as `packAccount` gives it, when the caller has it already (genesis). */
+  setAccount(ctx: Context, acc: Account, packed?: google_protobuf.Any): void {
+    this.state.Accounts.set(ctx, acc.address, packed ?? this.packAccount(acc));
     this.state.AccountsByNumber.set(ctx, acc.base.account_number, acc.address);
   }
 
@@ -191,7 +192,7 @@ export class AccountKeeper {
   }
 }
 
-const BASE_ACCOUNT_URL = '/' + BASE_ACCOUNT;
+export const BASE_ACCOUNT_URL = '/' + BASE_ACCOUNT;
 const MAX_U64 = (1n << 64n) - 1n;
 
 function u64Size(v: bigint): number {
@@ -231,7 +232,7 @@ function putU64(buf: Uint8Array, pos: number, v: bigint): number {
  * without building a message and a writer; undefined for anything else (a public key, a non-ASCII address,
  * numbers that are not bigints in [0, 2^64)), which takes the registry.
  */
-function encodeBaseAccountFast(base: BaseAccount): Uint8Array | undefined {
+export function encodeBaseAccountFast(base: BaseAccount): Uint8Array | undefined {
   if (base === null || typeof base !== 'object') return undefined;
   const proto = Object.getPrototypeOf(base);
   if (proto !== Object.prototype && proto !== null) return undefined;

@@ -1,7 +1,7 @@
 /** The auth AppModule: what the module manager sees (type aliases, queries, genesis); the parts live in their own files. */
 import type { AppModule, Context, GenesisStream, GenesisParts, ServiceRegistrar } from '@chain/app';
-import type { ProtoRegistry } from '@chain/codec';
-import { defaultGenesis, exportGenesis, exportGenesisParts, initGenesis, initGenesisStream, validateGenesis } from './genesis.js';
+import type { ProtoObject, ProtoRegistry } from '@chain/codec';
+import { accountFromJSON, defaultGenesis, exportGenesis, exportGenesisParts, initGenesis, initGenesisStream, validateGenesis } from './genesis.js';
 import type { GenesisState } from './genesis.js';
 import { Query } from './gen/chain/auth/v1beta1.js';
 import type { AccountKeeper } from './keeper.js';
@@ -46,6 +46,11 @@ export class AuthModule implements AppModule {
 
   initGenesisStream(ctx: Context, gen: GenesisState): GenesisStream {
     return initGenesisStream(ctx, this.keeper, gen);
+  }
+
+  /** a base account without a public key, read straight from its JSON (`accountFromJSON`) */
+  genesisEntryFromJSON(_field: string, json: unknown): ProtoObject | undefined {
+    return accountFromJSON(json, this.keeper.registry) as ProtoObject | undefined;
   }
 
   exportGenesis(ctx: Context): GenesisState {

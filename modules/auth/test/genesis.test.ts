@@ -3,8 +3,8 @@ import { Context, EventManager, InfiniteGasMeter } from '@chain/app';
 import { sha256, toHex } from '@chain/crypto';
 import { Errors } from '@chain/errors';
 import { branch } from '@chain/store';
-import { AddressCodec, moduleAddress, FEE_COLLECTOR } from '../src/index.js';
-import { initGenesisStream } from '../src/genesis.js';
+import { AddressCodec, AuthModule, moduleAddress, FEE_COLLECTOR } from '../src/index.js';
+import { DecodedBaseAccount, accountFromJSON, initGenesisStream } from '../src/genesis.js';
 import { TestChain, devKey, coins, pubKeyAny, PREFIX } from './helpers.js';
 
 const baseAccount = (address: string, n: number, seq = 0, pubKey: unknown = null) =>
@@ -96,6 +96,53 @@ describe('auth: AccountKeeper and AddressCodec', () => {
     expect(chain.ak.listedInGenesis(ctx, devKey(1).address)).to.equal(false);
     expect(chain.ak.listedInGenesis(other, A.address)).to.equal(false);
     expect(chain.ak.listedInGenesis(ctx, chain.ak.addressCodec.encode(chain.ak.getModuleAddress(FEE_COLLECTOR)))).to.equal(false);
+  });
+
+  it('accountFromJSON reads the common base account; the stream stores it as it stores the registry\'s decoding', () => {
+    const reg = chain.registry;
+    const B = devKey(1);
+    const accepted: Record<string, unknown>[] = [
+      baseAccount(A.address, 0),
+      { ...baseAccount(B.address, 18, 7), '@type': '/cosmos.auth.v1beta1.BaseAccount' },
+      { '@type': '/chain.auth.v1beta1.BaseAccount', address: devKey(2).address, account_number: '18446744073709551615', sequence: '1' },
+      baseAccount(devKey(3).address, 1234567890123),
+    ];
+    const refused: unknown[] = [
+      baseAccount(A.address, 1, 0, chain.registry.toJSON('google.protobuf.Any', pubKeyAny(reg, A) as unknown as Record<string, unknown>)),
+      { '@type': '/chain.auth.v1beta1.BaseAccount', address: A.address, pubKey: null, account_number: '1', sequence: '0' },
+      { ...baseAccount(A.address, 1), extra: 1 },
+      { ...baseAccount(A.address, 1), account_number: 1 },
+      { ...baseAccount(A.address, 1), account_number: '01' },
+      { ...baseAccount(A.address, 1), sequence: '18446744073709551616' },
+      { ...baseAccount(A.address, 1), address: null },
+      { ...baseAccount(A.address, 1), address: 'chäin1x' },
+      { '@type': '/chain.auth.v1beta1.BaseAccount', address: A.address, account_number: '1' },
+      { '@type': '/chain.auth.v1beta1.ModuleAccount', base_account: baseAccount(A.address, 1), name: 'x', permissions: [] },
+      { ...baseAccount(A.address, 1), '@type': '/no.such.Type' },
+      null,
+      [baseAccount(A.address, 1)],
+    ];
+    for (const x of accepted) expect(accountFromJSON(x, reg), JSON.stringify(x)).to.be.instanceOf(DecodedBaseAccount);
+    for (const x of refused) expect(accountFromJSON(x, reg), JSON.stringify(x)).to.equal(undefined);
+    // the AppModule hands the manager the same reading
+    expect(new AuthModule(chain.ak).genesisEntryFromJSON('accounts', accepted[0])).to.be.instanceOf(DecodedBaseAccount);
+    // the same writes as the registry's Anys (the accepted ones and a few the registry decodes, side by side)
+    const jsons = [...accepted, baseAccount(devKey(4).address, 5, 0, chain.registry.toJSON('google.protobuf.Any', pubKeyAny(reg, devKey(4)) as unknown as Record<string, unknown>)), { ...baseAccount(devKey(5).address, 9), accountNumber: '3' }];
+    const writes = (entries: unknown[]): string[] => {
+      const b = branch(chain.store.state);
+      const ctx = new Context(b, { height: 2, time: new Date(0), chainId: 'x', proposer: new Uint8Array() }, 'block', new InfiniteGasMeter(), new EventManager());
+      const s = initGenesisStream(ctx, chain.ak, { params: undefined, accounts: [] } as never);
+      s.add('accounts', entries as never);
+      s.end();
+      return b.changes().map((c) => `${toHex(c.key)}=${c.value ? toHex(c.value) : '-'}`);
+    };
+    const generic = writes(jsons.map((x) => reg.fromJSON('google.protobuf.Any', x)));
+    const fast = writes(jsons.map((x) => accountFromJSON(x, reg) ?? reg.fromJSON('google.protobuf.Any', x)));
+    expect(fast).to.deep.equal(generic);
+    expect(generic.length).to.be.greaterThan(2 * jsons.length);
+    // a duplicate is refused the same way
+    expect(() => writes([accountFromJSON(baseAccount(A.address, 1), reg), accountFromJSON(baseAccount(A.address, 2), reg)])).to.throw(`duplicate account found in genesis state; address: ${A.address}`);
+    expect(() => writes([accountFromJSON(baseAccount('chain1nope', 1), reg)])).to.throw(/^decoding bech32 failed/);
   });
 
   it('module addresses are the first 20 bytes of sha256(name)', () => {

@@ -75,6 +75,36 @@ export function initGenesisStream(ctx: Context, k: BankKeeper, gen: GenesisState
   };
 }
 
+/** integer text as the registry gives it back (no sign, no leading zero, below 2^256): other spellings take its path */
+const INT_TEXT = /^(?:0|[1-9][0-9]{0,75})$/;
+
+/**
+ * The common genesis balance, `{"address": "...", "coins": [{"denom": "...", "amount": "<n>"}, ...]}` (no other key),
+ * read without the registry: the same fields `registry.fromJSON` gives it; undefined for any other form (the registry
+ * decodes it, and gives every error).
+ */
+export function balanceFromJSON(json: unknown): Balance | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const o = json as Record<string, unknown>;
+  const { address, coins } = o;
+  if (typeof address !== 'string' || !Array.isArray(coins) || ownKeys(o) !== 2) return undefined;
+  const out = new Array<Coin>(coins.length);
+  for (let i = 0; i < coins.length; i++) {
+    const c: unknown = coins[i];
+    if (typeof c !== 'object' || c === null) return undefined;
+    const { denom, amount } = c as Record<string, unknown>;
+    if (typeof denom !== 'string' || typeof amount !== 'string' || ownKeys(c) !== 2 || !INT_TEXT.test(amount)) return undefined;
+    out[i] = { denom, amount };
+  }
+  return { address, coins: out };
+}
+
+function ownKeys(o: object): number {
+  let n = 0;
+  for (const key in o) if (Object.hasOwn(o, key)) n++;
+  return n;
+}
+
 /** The GenesisState, read from the collections of `BankKeeper.state`. */
 export function exportGenesis(ctx: Context, k: BankKeeper): GenesisState {
   const parts = exportGenesisParts(ctx, k);

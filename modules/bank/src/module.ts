@@ -1,6 +1,7 @@
 /** The bank AppModule: what the module manager sees (services, genesis); the parts live in their own files. */
 import type { AppModule, Context, GenesisStream, GenesisParts, ServiceRegistrar } from '@chain/app';
-import { defaultGenesis, exportGenesis, exportGenesisParts, initGenesis, initGenesisStream, validateGenesis } from './genesis.js';
+import type { ProtoObject } from '@chain/codec';
+import { balanceFromJSON, defaultGenesis, exportGenesis, exportGenesisParts, initGenesis, initGenesisStream, validateGenesis } from './genesis.js';
 import type { GenesisState } from './genesis.js';
 import { Msg, Query } from './gen/chain/bank/v1beta1.js';
 import type { BankKeeper } from './keeper.js';
@@ -43,6 +44,11 @@ export class BankModule implements AppModule {
 
   initGenesisStream(ctx: Context, gen: GenesisState): GenesisStream {
     return initGenesisStream(ctx, this.keeper, gen);
+  }
+
+  /** a balance of plain coins, read straight from its JSON (`balanceFromJSON`) */
+  genesisEntryFromJSON(_field: string, json: unknown): ProtoObject | undefined {
+    return balanceFromJSON(json) as ProtoObject | undefined;
   }
 
   exportGenesis(ctx: Context): GenesisState {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { FEE_COLLECTOR } from '@chain/auth';
-import { initGenesisStream } from '../src/genesis.js';
+import { balanceFromJSON, initGenesisStream } from '../src/genesis.js';
+import { BankModule } from '../src/index.js';
 import { TestChain, devKey, genesisState, coins, DENOM } from './helpers.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
@@ -65,6 +66,47 @@ describe('bank: genesis', () => {
       return [...b.state.changes()].map((ch) => [hex(ch.key), ch.value === undefined ? '-' : hex(ch.value)]);
     };
     expect(await dump(true)).to.deep.equal(await dump(false));
+  });
+
+  it('balanceFromJSON reads the common balance; the stream stores it as it stores the registry\'s decoding', async () => {
+    const c = await make();
+    const big = '9'.repeat(76);
+    const accepted: Record<string, unknown>[] = [
+      { address: A.address, coins: [{ denom: DENOM, amount: '300' }, { denom: 'ufoo', amount: '0' }] },
+      { address: B.address, coins: [] },
+      { address: C.address, coins: [{ denom: 'ufoo', amount: big }] },
+    ];
+    const refused: unknown[] = [
+      { address: A.address, coins: [{ denom: DENOM, amount: '0300' }] },
+      { address: A.address, coins: [{ denom: DENOM, amount: '+3' }] },
+      { address: A.address, coins: [{ denom: DENOM, amount: '9'.repeat(77) }] },
+      { address: A.address, coins: [{ denom: DENOM, amount: 3 }] },
+      { address: A.address, coins: [{ denom: DENOM, amount: '3', extra: 1 }] },
+      { address: A.address, coins: [null] },
+      { address: A.address, coins: null },
+      { address: A.address },
+      { address: A.address, coins: [], extra: 1 },
+      { address: 7, coins: [] },
+      null,
+      [],
+    ];
+    for (const x of accepted) expect(balanceFromJSON(x), JSON.stringify(x)).to.deep.equal(c.registry.fromJSON('chain.bank.v1beta1.Balance', x));
+    for (const x of refused) expect(balanceFromJSON(x), JSON.stringify(x)).to.equal(undefined);
+    expect(new BankModule(c.bk).genesisEntryFromJSON('balances', accepted[0])).to.deep.equal(accepted[0]);
+    // the same writes as the registry's Balances (the accepted ones and some it decodes, side by side)
+    const D = devKey(3);
+    const jsons = [{ address: A.address, coins: [{ denom: DENOM, amount: '300' }, { denom: 'ufoo', amount: '5' }] }, ...accepted.slice(1), { address: D.address, coins: [{ denom: DENOM, amount: '0007' }] }];
+    expect(balanceFromJSON(jsons[0])).to.not.equal(undefined);
+    const writes = (entries: unknown[]): string[] => {
+      const b = c.base.branchCtx();
+      const s = initGenesisStream(b.ctx, c.bk, { params: undefined, balances: [], supply: [], denom_metadata: [], send_enabled: [] } as never);
+      s.add('balances', entries as never);
+      s.end();
+      return b.state.changes().map((ch) => `${hex(ch.key)}=${ch.value === undefined ? '-' : hex(ch.value)}`);
+    };
+    const generic = writes(jsons.map((x) => c.registry.fromJSON('chain.bank.v1beta1.Balance', x)));
+    expect(writes(jsons.map((x) => balanceFromJSON(x) ?? c.registry.fromJSON('chain.bank.v1beta1.Balance', x)))).to.deep.equal(generic);
+    expect(generic.length).to.be.greaterThan(jsons.length);
   });
 
   it('exportGenesis → initChain on a fresh store reproduces the exported JSON and the whole state', async () => {

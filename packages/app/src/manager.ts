@@ -203,11 +203,12 @@ export class ModuleManager {
     if (Array.isArray(inline) && inline.length > 0) yield inline as ProtoObject[];
     const elem = repeatedMessageType(registry, m.genesisType!, field);
     const p = progress(`genesis ${m.name}.${field}`, source.count(m.name, field));
+    const fast = m.genesisEntryFromJSON?.bind(m);
     let shown = false;
     for (const chunk of source.chunks(m.name, field)) {
       shown = true;
       // (an entry written null decodes to the empty message, as in a whole GenesisState)
-      yield chunk.map((x) => registry.fromJSON(elem, x));
+      yield fast ? chunk.map((x) => fast(field, x) ?? registry.fromJSON(elem, x)) : chunk.map((x) => registry.fromJSON(elem, x));
       p.tick(chunk.length);
     }
     if (shown) p.done();

@@ -127,6 +127,12 @@ export interface AppModule {
    * to the stream; given the whole GenesisState it must do what validateGenesis + initGenesis do.
    */
   initGenesisStream?(ctx: Context, genesis: ProtoObject): GenesisStream;
+  /**
+   * The common form of an entry of a `genesisStreamFields` field read from its genesis JSON without the registry
+   * (e.g. auth's base accounts, bank's balances): an entry the module's stream treats as it would
+   * `registry.fromJSON` of it, or undefined for the registry to decode it (any other form, and every error).
+   */
+  genesisEntryFromJSON?(field: string, json: unknown): ProtoObject | undefined;
   exportGenesis?(ctx: Context): ProtoObject;
   /**
    * ExportGenesis in parts, for a module whose state grows with its users: the GenesisState with the large
