@@ -2,6 +2,8 @@
  * Account and validator keys. Verification of secp256k1 signatures (the hot path: every tx) uses the
  * native libsecp256k1 binding; signing (tools, tests, dev accounts) uses @noble/curves.
  */
+import { createPrivateKey, createPublicKey, sign as nodeSign } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { secp256k1 as nobleSecp } from '@noble/curves/secp256k1.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
@@ -96,12 +98,32 @@ export function toChecksumAddress(address: Uint8Array): string {
   return out;
 }
 
+/** PKCS#8 DER of an Ed25519 private key, up to its 32-byte seed (RFC 8410) */
+const ED25519_PKCS8_HEAD = Uint8Array.of(0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20);
+
+/**
+ * The private key object of a 32-byte Ed25519 seed, for node:crypto (OpenSSL): its public key in ~0.1 ms and
+ * signatures in ~0.05 ms where @noble/curves takes ~30 ms for its first key (its tables) and ~0.4 ms per signature.
+ * Both follow RFC 8032: the same public key and the same (deterministic) signature.
+ */
+function ed25519Key(seed: Uint8Array): KeyObject {
+  if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new Error(`ed25519: a private key is a 32-byte seed, got ${seed instanceof Uint8Array ? `${seed.length} bytes` : typeof seed}`);
+  const der = new Uint8Array(48);
+  der.set(ED25519_PKCS8_HEAD);
+  der.set(seed, 16);
+  const key = createPrivateKey({ key: Buffer.from(der.buffer), format: 'der', type: 'pkcs8' });
+  der.fill(0);
+  return key;
+}
+
 export function ed25519PublicKey(privkey: Uint8Array): Uint8Array {
-  return ed25519.getPublicKey(privkey);
+  // the SubjectPublicKeyInfo DER ends with the 32-byte key
+  const spki = createPublicKey(ed25519Key(privkey)).export({ format: 'der', type: 'spki' });
+  return new Uint8Array(spki.subarray(spki.length - 32));
 }
 
 export function ed25519Sign(privkey: Uint8Array, msg: Uint8Array): Uint8Array {
-  return ed25519.sign(msg, privkey);
+  return new Uint8Array(nodeSign(null, msg, ed25519Key(privkey)));
 }
 
 export function ed25519Verify(pubkey: Uint8Array, msg: Uint8Array, sig: Uint8Array): boolean {

@@ -2,8 +2,9 @@ import { expect } from 'chai';
 import {
   DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, ethAddress, toChecksumAddress,
   verifySecp256k1, verifyEthSecp256k1, signSecp256k1Digest, sha256, keccak256, toBech32, fromBech32, nativeSecp256k1,
-  utf8, toHex, fromHex, fromBase64, toBase64, recoverSecp256k1, nativeKeccak,
+  utf8, toHex, fromHex, fromBase64, toBase64, recoverSecp256k1, nativeKeccak, ed25519PublicKey, ed25519Sign, ed25519Verify,
 } from '../src/index.js';
+import { ed25519 as nobleEd } from '@noble/curves/ed25519.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { secp256k1 as nobleSecp } from '@noble/curves/secp256k1.js';
 
@@ -91,6 +92,26 @@ describe('crypto keys', () => {
     const long = toBech32('chain', new Uint8Array(4000).fill(1));
     expect(long).to.have.length(6412);
     expect(() => fromBech32(long)).to.throw(/decoding bech32 failed/);
+  });
+
+  it('ed25519 public keys and signatures (node:crypto) equal @noble/curves\' (RFC 8032), RFC 8032 test 1 included', () => {
+    // RFC 8032 section 7.1, TEST 1 (empty message)
+    const seed = fromHex('9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60');
+    expect(toHex(ed25519PublicKey(seed))).to.equal('d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a');
+    expect(toHex(ed25519Sign(seed, new Uint8Array(0)))).to.equal(
+      'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
+    );
+    for (let i = 0; i < 50; i++) {
+      const k = sha256(utf8(`ed25519 seed ${i}`));
+      const msg = sha256(utf8(`message ${i}`)).subarray(0, i);
+      const pub = ed25519PublicKey(k);
+      expect(toHex(pub)).to.equal(toHex(nobleEd.getPublicKey(k)));
+      const sig = ed25519Sign(k, msg);
+      expect(toHex(sig)).to.equal(toHex(nobleEd.sign(msg, k)));
+      expect(ed25519Verify(pub, msg, sig)).to.equal(true);
+    }
+    expect(() => ed25519Sign(new Uint8Array(31), new Uint8Array(1))).to.throw('ed25519: a private key is a 32-byte seed, got 31 bytes');
+    expect(() => ed25519PublicKey(new Uint8Array(64))).to.throw('ed25519: a private key is a 32-byte seed, got 64 bytes');
   });
 
   it('base64 is strict', () => {
