@@ -24,7 +24,7 @@ import { LiquidityKeeper, LiquidityModule, liquidityParamSubspace } from '@chain
 import { GovKeeper, GovModule, govParamSubspace } from '@chain/gov';
 import { ParamsKeeper, ParamsModule, createParamChangeProposalRoute } from '@chain/params';
 import { UpgradeKeeper, UpgradeModule, createCancelSoftwareUpgradeProposalRoute, createSoftwareUpgradeProposalRoute } from '@chain/upgrade';
-import { SERVER_PROTO_DIR } from '@chain/server';
+import { SERVER_PROTO_DIR } from '@chain/server/node';
 import { CHAIN_APP_CONFIG } from './app-config.js';
 import { BECH32_PREFIX } from './config/init.js';
 

@@ -72,7 +72,7 @@ export async function runNodeCommand(argv: readonly string[]): Promise<void> {
   const home = resolve(typeof args.flags.home === 'string' ? args.flags.home : join(homedir(), '.chaind'));
   // the node side (engine, transports, CometBFT) is loaded only by the commands that run it: the client
   // commands and init start faster without it
-  const { createLogger } = await import('@chain/server');
+  const { createLogger } = await import('@chain/server/node');
   // --log_level (e.g. "info,rest:debug") and --log_format json|plain from the start (config.toml's are applied
   // when the node loads its config)
   const level = typeof args.flags.log_level === 'string' ? args.flags.log_level : 'info';

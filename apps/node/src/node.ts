@@ -22,10 +22,9 @@ import { BECH32_PREFIX, openGenesis, readValidatorKey } from './config/init.js';
 import type { OpenGenesis } from './config/init.js';
 import { createChainApp, VERSION } from './app.js';
 import type { ChainApp } from './app.js';
-import { COMETBFT_VERSION, EmbeddedSource, createLogger, instrumentAbciApp, registerNodeServices, startRpcServer } from '@chain/server';
+import { COMETBFT_VERSION, EmbeddedSource, createLogger, instrumentAbciApp, registerNodeServices } from '@chain/server/node';
 import type { GrpcServer, Logger, MetricsServer, NodeMetrics, RestServer, RpcServer } from '@chain/server';
-import { startAppTransports } from './app-transports.js';
-import { applyLogConfig, createNodeMetrics, startNodeMetricsServer } from './app-transports.js';
+import { applyLogConfig, createNodeMetrics, startNodeMetricsServer } from './node-observability.js';
 import type { JsonRpcServer } from '@chain/server';
 
 export { VERSION } from './app.js';
@@ -79,16 +78,28 @@ export class Node {
     const valKey = readValidatorKey(config.home);
     const dataDir = join(config.home, 'data');
     mkdirSync(dataDir, { recursive: true });
+    let engineRef: Engine | undefined;
+    const loadEvents = async (height: number, index: number): Promise<Event[] | undefined> => (await engineRef!.blocks.results(height))?.txResults[index]?.events;
+    // the tx index in its own database, written on a worker thread after each commit (@chain/indexer IndexWorker):
+    // the worker starts now, loading its code and opening its database while this thread opens the store and
+    // builds the app
+    const indexWorker = config.config.tx_index.worker_thread
+      ? IndexWorker.open(join(dataDir, 'tx_index.db'), loadEvents, {
+        onError: (e) => log.error(`the tx index stopped: ${e.message}; tx lookups and searches fail until the node restarts (it then indexes the blocks it missed)`),
+      })
+      : undefined;
+    // (its failure is reported where it is awaited)
+    indexWorker?.catch(() => undefined);
     let store: CommitStore;
     try {
       store = await CommitStore.open(join(dataDir, 'chain.db'), { ...storeOptions(config.app), progress: nodeProgress(log) });
     } catch (e) {
       genesisFile.close();
+      await indexWorker?.then((w) => w.close(), () => undefined);
       throw e;
     }
     let indexer: TxIndex | undefined;
     try {
-      let engineRef: Engine | undefined;
       const jsonRpc = config.app['json-rpc'];
       const parts = createChainApp({
         store,
@@ -106,12 +117,8 @@ export class Node {
         maxSubscriptionsPerClient: rpcCfg.max_subscriptions_per_client,
         bufferSize: rpcCfg.experimental_subscription_buffer_size,
       });
-      const loadEvents = async (height: number, index: number): Promise<Event[] | undefined> => (await engineRef!.blocks.results(height))?.txResults[index]?.events;
-      if (config.config.tx_index.worker_thread) {
-        // the index in its own database, written on a worker thread after each commit (@chain/indexer IndexWorker)
-        indexer = await IndexWorker.open(join(dataDir, 'tx_index.db'), loadEvents, {
-          onError: (e) => log.error(`the tx index stopped: ${e.message}; tx lookups and searches fail until the node restarts (it then indexes the blocks it missed)`),
-        });
+      if (indexWorker) {
+        indexer = await indexWorker;
         // what chain.db held of the index goes: the engine indexes the stored blocks into tx_index.db at start
         await store.clearRaw(Uint8Array.of(TX_HASH_PREFIX), Uint8Array.of(BLOCK_INDEX_PREFIX + 1));
       } else {
@@ -153,7 +160,8 @@ export class Node {
       return node;
     } catch (e) {
       genesisFile.close();
-      await indexer?.close();
+      // (the worker's index, also when this failed before taking it)
+      await (indexer ? indexer.close() : indexWorker?.then((w) => w.close(), () => undefined));
       await store.close();
       throw e;
     }
@@ -186,6 +194,8 @@ export class Node {
       if (engine.latestHeight > 0) await observe(engine.latestHeight);
       this.metricsServer = await startNodeMetricsServer(metrics, this.config, this.log);
     }
+    // the transports' code is loaded now, while the engine waits for its first height (a restart's next block)
+    const [{ startAppTransports }, { startRpcServer }] = await Promise.all([import('./app-transports.js'), import('@chain/server')]);
     ({ rest: this.rest, grpc: this.grpc, jsonRpc: this.jsonRpc } = await startAppTransports({
       app: this.app, registry: this.parts.registry, source: this.source, config: this.config, log: this.log, metrics,
     }));

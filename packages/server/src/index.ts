@@ -13,13 +13,6 @@
  * A chain composes its `App` (modules, router, registry), adds `SERVER_PROTO_DIR` to its registry, picks a
  * consensus source, registers the node services and starts the transports it wants.
  */
-import type { App } from '@chain/app';
-import { createTxService, TxService } from './services/tx-service.js';
-import { createConsensusService, ConsensusService } from './services/consensus-service.js';
-import type { ConsensusSource } from './consensus-source.js';
-
-export const SERVER_PROTO_DIR = new URL('../proto', import.meta.url).pathname;
-
 export { startRestServer, DEFAULT_REST_API_CONFIG } from './rest/server.js';
 export type { RestServer, RestServerOptions, RestApiConfig } from './rest/server.js';
 export { buildRoutes, matchRoute, httpBindings, cosmosPath } from './rest/routes.js';
@@ -38,13 +31,6 @@ export type { RpcServer } from './rpc/server.js';
 export type { RpcNode, RpcConfig } from './rpc/host.js';
 export { consensusStateJson, dumpConsensusStateJson, txProofJson } from './rpc/format.js';
 
-export { createTxService, TxService, canonicalizeQuery } from './services/tx-service.js';
-export { createConsensusService, ConsensusService, COMETBFT_VERSION } from './services/consensus-service.js';
-export { checkTxAsync, MEMPOOL_ERROR_CODES } from './services/broadcast.js';
-
-export { EmbeddedSource, CometSource, CometRpcError, parseCometTime, decodeCometBlock, decodeTxResult } from './consensus-source.js';
-export type { ConsensusSource, SourceStatus, SourceNodeInfo, SourceTxRef, SearchPage, BroadcastCommitResult, CometSourceOptions } from './consensus-source.js';
-
 export {
   startJsonRpcServer, Backend as EthRpcBackend, RpcError as EthRpcError, JSON_RPC_NAMESPACES,
   addToBloom, logsBloom, encodeReceipt, orderedTrieRoot, rlp, uintBytes, parseGoDuration, parseTraceConfig,
@@ -57,28 +43,6 @@ export type {
 
 export { readBody, lingerOnClose, LINGER_MS } from './http-body.js';
 export type { BodyResult } from './http-body.js';
-export { createLogger, configureLogger, parseLogLevel } from './logger.js';
-export type { Logger, Level, LogFormat, LevelSpec } from './logger.js';
-export { NodeMetrics, instrumentAbciApp, startMetricsServer } from './metrics.js';
-export type { NodeMetricsOptions, MetricsTransport, BlockObservation, MetricsServer } from './metrics.js';
-export { parseDurationMs, parseListenAddress } from './address.js';
 
-export interface NodeServicesOptions {
-  /** how long BROADCAST_MODE_BLOCK waits for the tx's block (CometBFT's `timeout_broadcast_tx_commit`) */
-  readonly broadcastTimeoutMs: number;
-  /** the application version the node-info service reports */
-  readonly appVersion: string;
-  /** the chain's bech32 account prefix (validator consensus addresses are `<prefix>valcons...`) */
-  readonly bech32Prefix: string;
-}
-
-/**
- * Registers the node-level query services into the app's router, over a consensus source: the tx service
- * (`chain.tx.v1beta1.Service`, Cosmos `cosmos.tx.v1beta1.Service`: simulate, broadcast, tx lookup and search)
- * and the node-info/blocks service (`chain.base.consensus.v1beta1.Service`, Cosmos
- * `cosmos.base.tendermint.v1beta1.Service`). The registry must hold `SERVER_PROTO_DIR`'s protos.
- */
-export function registerNodeServices(app: App, source: ConsensusSource, opts: NodeServicesOptions): void {
-  app.router.registerQueryService(TxService, createTxService(app, source, { broadcastTimeoutMs: opts.broadcastTimeoutMs }));
-  app.router.registerQueryService(ConsensusService, createConsensusService(app, source, opts.appVersion, opts.bech32Prefix));
-}
+// the parts a node needs before its transports (also alone: `@chain/server/node`)
+export * from './node.js';

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
-import { parseLogLevel } from '@chain/server';
+import { parseLogLevel } from '@chain/server/node';
 
 export const AppTomlSchema = z.object({
   'minimum-gas-prices': z.string().default(''),
