@@ -2,6 +2,7 @@
  * Hash functions used by the chain. sha256 uses node:crypto (SHA-NI); keccak256 the native `keccak`
  * addon (@noble/hashes when it does not load); ripemd160 @noble/hashes.
  */
+import * as nodeCrypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -9,8 +10,11 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js';
 import { bytesToString } from './encoding.js';
 
+/** node:crypto's one-shot `hash` (Node >= 20.12): ~0.35 µs less per small input than a `createHash` object */
+const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buffer }).hash;
+
 export function sha256(data: Uint8Array): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(data).digest());
+  return new Uint8Array(oneShot !== undefined ? oneShot('sha256', data, 'buffer') : createHash('sha256').update(data).digest());
 }
 
 /** The Keccak sponge of the `keccak` package's native addon (we call it directly: its hash API is a stream). */

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import {
   DEV_MNEMONIC, derivePrivateKey, hdPath, secp256k1PublicKey, secp256k1Address, ethAddress, toChecksumAddress,
   verifySecp256k1, verifyEthSecp256k1, signSecp256k1Digest, sha256, keccak256, toBech32, fromBech32, nativeSecp256k1,
@@ -112,6 +113,16 @@ describe('crypto keys', () => {
     }
     expect(() => ed25519Sign(new Uint8Array(31), new Uint8Array(1))).to.throw('ed25519: a private key is a 32-byte seed, got 31 bytes');
     expect(() => ed25519PublicKey(new Uint8Array(64))).to.throw('ed25519: a private key is a 32-byte seed, got 64 bytes');
+  });
+
+  it('sha256 (node:crypto\'s one-shot hash) gives the digest createHash gives, as a plain Uint8Array', () => {
+    expect(toHex(sha256(utf8('abc')))).to.equal('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    for (let n = 0; n <= 300; n += 7) {
+      const data = Uint8Array.from({ length: n }, (_, i) => (i * 31 + n) & 0xff);
+      const d = sha256(data);
+      expect(toHex(d)).to.equal(createHash('sha256').update(data).digest('hex'));
+      expect(Object.getPrototypeOf(d)).to.equal(Uint8Array.prototype);
+    }
   });
 
   it('base64 is strict', () => {
