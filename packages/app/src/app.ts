@@ -57,7 +57,10 @@ export interface AppOptions {
   readonly maxTxBytes?: number;
   /**
    * InitChain (the async one) moves its writes to disk once this many are held in memory (a large genesis; see
-   * `CommitStore.spillGenesis`), between two chunks of a streamed genesis section. Default 100,000.
+   * `CommitStore.spillGenesis`), between two chunks of a streamed genesis section. Default 50,000 (a smaller branch
+   * is faster to fill; more runs take longer to merge in the first block: 1M accounts, 5 alternating pairs against
+   * 100,000: import 0.6-1.5 s shorter, first block 0.1 s shorter to 1.7 s longer, start to first block 0.6 s shorter
+   * on average).
    */
   readonly genesisSpillEntries?: number;
   /**
@@ -124,7 +127,7 @@ export class App implements AbciApplication {
     this.name = opts.name ?? 'chain';
     this.version = opts.version ?? '0.1.0';
     this.maxTxBytes = opts.maxTxBytes ?? 1024 * 1024;
-    this.genesisSpillEntries = opts.genesisSpillEntries ?? 100_000;
+    this.genesisSpillEntries = opts.genesisSpillEntries ?? 50_000;
     this.registry.addProtoDir(TX_PROTO_DIR);
     this.manager = new ModuleManager(opts.config, opts.modules);
     this.router = opts.router ?? createRouter(this.registry);
