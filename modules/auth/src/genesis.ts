@@ -92,7 +92,6 @@ export class DecodedBaseAccount implements google_protobuf.Any {
 
 /** u64 decimal text without leading zeros (other spellings and JSON numbers take the registry's path) */
 const U64_TEXT = /^(?:0|[1-9][0-9]{0,19})$/;
-const MAX_U64 = (1n << 64n) - 1n;
 
 /**
  * The common genesis account, `{"@type": <BaseAccount's URL or an alias>, "address": "...", "pub_key": null,
@@ -112,7 +111,7 @@ export function accountFromJSON(json: unknown, registry: ProtoRegistry): Decoded
   for (const key in o) if (Object.hasOwn(o, key)) keys++;
   if (keys !== (pk === undefined ? 4 : 5) || !U64_TEXT.test(an) || !U64_TEXT.test(sq)) return undefined;
   const base: BaseAccount = { address, pub_key: null, account_number: BigInt(an), sequence: BigInt(sq) };
-  if (base.account_number > MAX_U64 || base.sequence > MAX_U64) return undefined;
+  // (undefined for numbers past u64 and non-ASCII addresses)
   const value = encodeBaseAccountFast(base);
   return value === undefined ? undefined : new DecodedBaseAccount(base, value);
 }

@@ -45,37 +45,41 @@ let failure: string | undefined;
 
 // A full, compacting collection when the index falls idle: a block's results record parses into tens of MB of short-lived objects,
 // and V8 keeps the heap it grew until its memory reducer gets to it (the node's thread does the same, idle-gc.ts).
-// It also runs when the heap holds 16 MB more than the least it ever held after a collection: a collection that came
-// while a last block was still being indexed kept that block's objects, and by the held-growth test alone the heap then
-// stayed at that size (after 20,000 bank sends: 43 MB used of 75 MB held, 8 MB before the load).
+// Only when no block is being indexed: one collected while a block's write was pending kept that block's objects,
+// and the heap then stayed at that size (after 20,000 bank sends: 43 MB used of 75 MB held, 8 MB before the load); a
+// block that ends schedules the next try.
 const gc = exposedCompactingGc();
 const heldBytes = (): number => { const h = getHeapStatistics(); return h.total_heap_size + h.external_memory; };
-const usedBytes = (): number => getHeapStatistics().used_heap_size;
 let heldAfterGc = heldBytes();
-let leastUsed = usedBytes();
 let idleTimer: NodeJS.Timeout | undefined;
+/** blocks being indexed (parsed, their write pending) */
+let indexing = 0;
 function collectWhenIdle(): void {
   if (!gc) return;
   clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
-    if (heldBytes() - heldAfterGc < 16 * 1024 * 1024 && usedBytes() - leastUsed < 16 * 1024 * 1024) return;
+    if (indexing > 0 || heldBytes() - heldAfterGc < 16 * 1024 * 1024) return;
     gc();
     heldAfterGc = heldBytes();
-    leastUsed = Math.min(leastUsed, usedBytes());
   }, 1000);
   idleTimer.unref();
 }
 
 async function index(m: IndexMessage): Promise<void> {
   if (failure || m.height <= height) return; // indexed before a restart: the engine hands over from its stored height
-  const r = JSON.parse(decoder.decode(m.results)) as { txResults?: ({ events?: Event[] } | null)[]; events?: Event[] };
-  const blockEvents = r.events ?? [];
-  const eventsOf = (index: number): readonly Event[] => r.txResults?.[index]?.events ?? [];
-  const txs: IndexedTx[] = m.indexes.map((index, i) => ({ hash: m.hashes.subarray(32 * i, 32 * i + 32), height: m.height, index, events: eventsOf(index) }));
-  const ops = indexer.blockOps(m.height, txs, blockEvents);
-  ops.push({ type: 'put', key: HEIGHT_KEY, value: be64(m.height) });
-  await store.write(ops);
-  height = m.height;
+  indexing++;
+  try {
+    const r = JSON.parse(decoder.decode(m.results)) as { txResults?: ({ events?: Event[] } | null)[]; events?: Event[] };
+    const blockEvents = r.events ?? [];
+    const eventsOf = (index: number): readonly Event[] => r.txResults?.[index]?.events ?? [];
+    const txs: IndexedTx[] = m.indexes.map((index, i) => ({ hash: m.hashes.subarray(32 * i, 32 * i + 32), height: m.height, index, events: eventsOf(index) }));
+    const ops = indexer.blockOps(m.height, txs, blockEvents);
+    ops.push({ type: 'put', key: HEIGHT_KEY, value: be64(m.height) });
+    await store.write(ops);
+    height = m.height;
+  } finally {
+    indexing--;
+  }
   collectWhenIdle();
 }
 
