@@ -208,7 +208,11 @@ export class Node {
     });
     this.log.info(`consensus RPC listening on http://${rpcAddr.host}:${this.rpc.port} (websocket /websocket)`);
     const app = this.app;
-    this.stopIdleGc = startIdleGc({ lastActivity: () => app.lastTxActivity, log: this.log });
+    const mempool = this.engine.mempool;
+    this.stopIdleGc = startIdleGc({
+      lastActivity: () => app.lastTxActivity, log: this.log,
+      onBlock: (fn) => this.source.onNewBlock(() => fn()), pendingTxs: () => mempool.size,
+    });
   }
 
   async stop(): Promise<void> {

@@ -47,7 +47,57 @@ describe('idle gc: a full collection when the node falls idle after work', () =>
     try {
       const deadline = Date.now() + 5000;
       while (debug === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(debug, 'an idle gc ran').to.have.keys(['ms', 'heldBefore', 'heldAfter']);
+      expect(debug, 'an idle gc ran').to.have.keys(['ms', 'heldBefore', 'heldAfter', 'trigger']);
+      expect(debug!.trigger).to.equal('idle');
+    } finally {
+      stop();
+    }
+  });
+
+  it('collects right after a committed block that leaves no tx pending, not after one that leaves some, and unsubscribes on stop', async () => {
+    const blockListeners = new Set<() => void>();
+    const onBlock = (fn: () => void): (() => void) => { blockListeners.add(fn); return () => blockListeners.delete(fn); };
+    const block = async (): Promise<void> => {
+      for (const fn of blockListeners) fn();
+      await new Promise((r) => setTimeout(r, 20)); // the collection runs after the block's own work (setImmediate)
+    };
+    let pending = 5;
+    const runs: Record<string, unknown>[] = [];
+    // a tx ran just now and the idle timer's wait is an hour: only a block can trigger it
+    const stop = startIdleGc({
+      lastActivity: () => Date.now(), idleMs: 3_600_000, growthBytes: -1, checkEveryMs: 10,
+      onBlock, pendingTxs: () => pending, log: { debug: (_m, f) => { runs.push(f!); } },
+    });
+    try {
+      expect(blockListeners.size).to.equal(1);
+      await block();
+      expect(runs, 'txs still pending after the block').to.have.length(0);
+      pending = 0;
+      await block();
+      expect(runs).to.have.length(1);
+      expect(runs[0]!.trigger).to.equal('block');
+      // two blocks in the same turn: one collection
+      for (const fn of blockListeners) fn();
+      await block();
+      expect(runs).to.have.length(2);
+    } finally {
+      stop();
+    }
+    expect(blockListeners.size, 'unsubscribed').to.equal(0);
+  });
+
+  it('a block does not collect when the heap did not grow enough since the last collection', async () => {
+    const blockListeners = new Set<() => void>();
+    let ran = false;
+    const stop = startIdleGc({
+      lastActivity: () => Date.now(), idleMs: 3_600_000, growthBytes: 1024 * MB,
+      onBlock: (fn) => { blockListeners.add(fn); return () => blockListeners.delete(fn); }, pendingTxs: () => 0,
+      log: { debug: () => { ran = true; } },
+    });
+    try {
+      for (const fn of blockListeners) fn();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(ran).to.equal(false);
     } finally {
       stop();
     }

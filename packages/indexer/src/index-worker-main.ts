@@ -47,21 +47,25 @@ let failure: string | undefined;
 // and V8 keeps the heap it grew until its memory reducer gets to it (the node's thread does the same, idle-gc.ts).
 // Only when no block is being indexed: one collected while a block's write was pending kept that block's objects,
 // and the heap then stayed at that size (after 20,000 bank sends: 43 MB used of 75 MB held, 8 MB before the load); a
-// block that ends schedules the next try.
+// block that ends schedules the next try: 1 s later, or at once after a block without txs (the load that grew the heap
+// has ended; with 1 s blocks, a 1 s wait was reset by each empty block's arrival and the collection came 2-3 s after
+// the load, its ~65 MB still held two blocks after it).
 const gc = exposedCompactingGc();
 const heldBytes = (): number => { const h = getHeapStatistics(); return h.total_heap_size + h.external_memory; };
 let heldAfterGc = heldBytes();
+let collections = 0;
 let idleTimer: NodeJS.Timeout | undefined;
 /** blocks being indexed (parsed, their write pending) */
 let indexing = 0;
-function collectWhenIdle(): void {
+function collectWhenIdle(afterMs: number): void {
   if (!gc) return;
   clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
     if (indexing > 0 || heldBytes() - heldAfterGc < 16 * 1024 * 1024) return;
     gc();
+    collections++;
     heldAfterGc = heldBytes();
-  }, 1000);
+  }, afterMs);
   idleTimer.unref();
 }
 
@@ -80,7 +84,7 @@ async function index(m: IndexMessage): Promise<void> {
   } finally {
     indexing--;
   }
-  collectWhenIdle();
+  collectWhenIdle(m.indexes.length === 0 ? 0 : 1000);
 }
 
 async function answer(kind: QueryKind | 'reset', args: unknown[]): Promise<unknown> {
@@ -89,6 +93,7 @@ async function answer(kind: QueryKind | 'reset', args: unknown[]): Promise<unkno
     case 'search': return indexer.search(Query.fromConditions(args[0] as Condition[]), args[1] as Parameters<TxIndexer['search']>[1]);
     case 'searchBlocks': return indexer.searchBlocks(Query.fromConditions(args[0] as Condition[]), args[1] as Parameters<TxIndexer['searchBlocks']>[1]);
     case 'height': return height;
+    case 'memory': return { heldBytes: heldBytes(), collections };
     case 'reset':
       await store.clear();
       height = 0;

@@ -51,7 +51,7 @@ export interface IndexMessage {
   results: Uint8Array;
 }
 
-export type QueryKind = 'byHash' | 'search' | 'searchBlocks' | 'height';
+export type QueryKind = 'byHash' | 'search' | 'searchBlocks' | 'height' | 'memory';
 
 export interface IndexWorkerOptions {
   /** Called once when the worker fails (a write error, the thread died); the index then answers with that error. */
@@ -154,6 +154,11 @@ export class IndexWorker implements TxIndex {
 
   indexedHeight(): Promise<number> {
     return this.call('height', []) as Promise<number>;
+  }
+
+  /** The worker's V8 memory (heap and external buffers) and how many idle collections it ran, after the blocks handed over before. */
+  memory(): Promise<{ heldBytes: number; collections: number }> {
+    return this.call('memory', []) as Promise<{ heldBytes: number; collections: number }>;
   }
 
   reset(): Promise<void> {

@@ -140,4 +140,28 @@ describe('IndexWorker: the tx index on a worker thread, in its own database', fu
     expect(idx.blockOps(9, txsOf(9, BLOCKS[0]!), []).length).to.be.greaterThan(0);
     await idx.reset().then(() => expect.fail('reset'), (e: Error) => expect(e.message).to.match(/cannot be reset/));
   });
+
+  it('collects its heap at once after a block without txs that follows a load, not only after a second of no blocks', async () => {
+    await worker.reset();
+    const before = await worker.memory();
+    // a load's block: 4,000 txs with ~2 KB of events each, whose parsed records grow the worker's heap by far more than 16 MB
+    const big: IndexedTx[] = Array.from({ length: 4000 }, (_, i) => ({
+      hash: txHashAt(1, i), height: 1, index: i,
+      events: [ev('message', ['action', 'send'], ['sender', `sender-${i}-${'s'.repeat(400)}`]), ev('transfer', ['recipient', `r${i}${'r'.repeat(800)}`], ['amount', `${i}${'0'.repeat(600)}achain`])],
+    }));
+    worker.committed(1, big, []);
+    const loaded = await worker.memory();
+    expect(loaded.heldBytes - before.heldBytes, 'heap grown by the block').to.be.greaterThan(16 * 1024 * 1024);
+    expect(loaded.collections, 'none while blocks with txs come').to.equal(before.collections);
+    const t = Date.now();
+    worker.committed(2, [], []);
+    let m = await worker.memory();
+    while (m.collections === before.collections && Date.now() - t < 5000) {
+      await new Promise((r) => setTimeout(r, 20));
+      m = await worker.memory();
+    }
+    expect(m.collections, 'one idle collection').to.equal(before.collections + 1);
+    expect(Date.now() - t, 'right after the empty block (the timer waits 1 s)').to.be.lessThan(800);
+    expect(m.heldBytes, 'the block\'s objects freed').to.be.lessThan(loaded.heldBytes - 8 * 1024 * 1024);
+  });
 });
