@@ -25,4 +25,39 @@ describe('block-store serde', () => {
     expect(back.when.toISOString()).to.equal('2024-05-06T07:08:09.123Z');
     expect(back.plain).to.deep.equal(v.plain);
   });
+
+  it('writes the same bytes as JSON.stringify with the replacer it had (records written before read the same)', () => {
+    // the earlier serializer, as it was
+    const before = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v, function (this: Record<string, unknown>, k: string, json: unknown) {
+      const x = this[k];
+      if (x instanceof Uint8Array) return { $b: Buffer.from(x).toString('base64') };
+      if (typeof x === 'bigint') return { $n: x.toString() };
+      if (x instanceof Date) return { $d: x.toISOString() };
+      return json;
+    }));
+    class Long { constructor(readonly low: number, readonly high: number) {} toJSON(): string { return `${this.high}:${this.low}`; } }
+    class Header { version = { block: 11n }; hash = Uint8Array.of(1); skipped = undefined; fn = (): number => 1; }
+    const events = (i: number): unknown[] => [
+      { type: 'coin_spent', attributes: [{ key: 'spender', value: `chain1${i}`, index: true }, { key: 'amount', value: `${i}achain`, index: true }] },
+      { type: 'message', attributes: [{ key: 'action', value: '/cosmos.bank.v1beta1.MsgSend', index: true }, { key: 'unicode', value: 'é ✓ "quoted" \\ \n', index: false }] },
+    ];
+    const values: unknown[] = [
+      null, 0, -0, 1.5, NaN, Infinity, 'text', true, 7n, -7n, new Date(0), Uint8Array.of(), Buffer.from('hi'),
+      [], [1, undefined, () => 1, null, 2n, [Uint8Array.of(3)]], {}, { a: undefined, b: () => 1, c: null },
+      { nested: { deep: [{ data: Buffer.from([0]), n: 5n, when: new Date('2024-05-06T07:08:09.123Z') }] }, after: 'x' },
+      { '2': 'two', '1': 'one', b: Uint8Array.of(9), a: 1 },
+      { long: new Long(5, 1), longs: [new Long(1, 2)], header: new Header() },
+      // a results record of 50 txs, with nothing to replace in the events
+      {
+        height: 12, events: events(0), validatorUpdates: [], appHash: Uint8Array.of(0xaa, 0xbb),
+        txResults: Array.from({ length: 50 }, (_, i) => ({ code: i % 3, codespace: '', log: '', info: '', data: Uint8Array.of(i), gasWanted: 200000n, gasUsed: BigInt(50000 + i), events: events(i) })),
+      },
+    ];
+    for (const v of values) expect(Buffer.from(serialize(v)).toString(), JSON.stringify(String(v))).to.equal(Buffer.from(before(v)).toString());
+    // the values given are not changed
+    const v = { data: Uint8Array.of(1), list: [2n] };
+    serialize(v);
+    expect(v.data).to.be.instanceOf(Uint8Array);
+    expect(v.list[0]).to.equal(2n);
+  });
 });
