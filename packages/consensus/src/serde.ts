@@ -31,12 +31,13 @@ function plain(v: unknown, key: string | number): unknown {
     return out ?? v;
   }
   const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
   let out: Record<string, unknown> | undefined;
-  for (const k of Object.keys(o)) {
+  for (const k of keys) {
     const x = o[k];
     const y = plain(x, k);
     if (y !== x) {
-      if (out === undefined) { out = {}; for (const k2 of Object.keys(o)) out[k2] = o[k2]; }
+      if (out === undefined) { out = {}; for (const k2 of keys) out[k2] = o[k2]; }
       out[k] = y;
     }
   }
