@@ -3,7 +3,7 @@
  * (init, start, dev, export, localnet: node-main.ts). Each side is loaded only when used, so a client command
  * does not load the engine, the transports or the modules it does not need.
  */
-import { CLIENT_COMMANDS } from './cli/commands.js';
+import { CLIENT_COMMANDS } from './cli/usage.js';
 
 async function run(): Promise<void> {
   const argv = process.argv.slice(2);

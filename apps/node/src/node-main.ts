@@ -7,7 +7,9 @@ import { devAccounts, initHome, isInitialized, DEV_CHAIN_ID, DEV_BALANCE, BASE_D
 import { RUNS_FROM, VERSION } from './version.js';
 import { LOCALNET_USAGE } from './localnet-usage.js';
 import { DEV_MNEMONIC, fromBech32, toBech32 } from '@chain/crypto';
-import { CLIENT_USAGE } from './cli/commands.js';
+import { CLIENT_USAGE } from './cli/usage.js';
+import type { Node } from './node.js';
+import type { CometNode } from './comet-node.js';
 
 const KNOWN_FLAGS = new Set([...Object.keys(FLAG_TARGETS), 'home', 'chain-id', 'dev', 'overwrite', 'help', 'log_level', 'unsafe-skip-upgrades']);
 
@@ -84,7 +86,8 @@ export async function runNodeCommand(argv: readonly string[]): Promise<void> {
       return;
     case 'version':
       if (args.flags.long === true) {
-        const runs = RUNS_FROM === 'compiled' ? 'compiled (npm run build)' : 'TypeScript sources through tsx (npm run build compiles them)';
+        const runs = RUNS_FROM === 'bundle' ? 'compiled and bundled (npm run build)'
+          : RUNS_FROM === 'compiled' ? 'compiled (npm run build)' : 'TypeScript sources through tsx (npm run build compiles them)';
         process.stdout.write(`name: chain\nserver_name: chaind\nversion: ${VERSION}\nruns: ${runs}\nnode: ${process.version}\nmalloc_arena_max: ${process.env.MALLOC_ARENA_MAX ?? 'unset'}\nmalloc_trim_threshold: ${process.env.MALLOC_TRIM_THRESHOLD_ ?? 'unset'}\n`);
       } else {
         process.stdout.write(VERSION + '\n');
@@ -143,10 +146,10 @@ export async function runNodeCommand(argv: readonly string[]): Promise<void> {
       const flagged = applyFlags(loadConfig(home), args.flags);
       const cfg = args.command === 'dev' ? devDefaults(flagged) : flagged;
       const comet = cfg.config.consensus.engine === 'cometbft';
-      const [{ Node }, { CometNode }] = await Promise.all([import('./node.js'), import('./comet-node.js')]);
+      // (CometBFT's side, the ABCI server and its protos, only in that mode)
       const node = comet
-        ? await CometNode.create(cfg, log, { skipUpgradeHeights, onCometExit: () => { void node.stop().finally(() => process.exit(1)); } })
-        : await Node.create(cfg, log, { skipUpgradeHeights });
+        ? await (await import('./comet-node.js')).CometNode.create(cfg, log, { skipUpgradeHeights, onCometExit: () => { void node.stop().finally(() => process.exit(1)); } })
+        : await (await import('./node.js')).Node.create(cfg, log, { skipUpgradeHeights });
       if (skipUpgradeHeights.length > 0) log.info(`upgrade plans at heights ${skipUpgradeHeights.join(', ')} will be skipped (--unsafe-skip-upgrades)`);
       let stopping = false;
       const stop = (sig: string): void => {
@@ -159,8 +162,13 @@ export async function runNodeCommand(argv: readonly string[]): Promise<void> {
       process.on('SIGTERM', () => stop('SIGTERM'));
       await node.start();
       if (args.command === 'dev') printDevAccounts();
-      if (node instanceof CometNode) log.info(`chain ${node.chainId} running on CometBFT (app at height ${node.app.lastHeight}); base denom ${BASE_DENOM}`);
-      else log.info(`chain ${node.engine.chainId} running at height ${node.engine.latestHeight}; base denom ${BASE_DENOM}, dev balance ${DEV_BALANCE}`);
+      if (comet) {
+        const c = node as CometNode;
+        log.info(`chain ${c.chainId} running on CometBFT (app at height ${c.app.lastHeight}); base denom ${BASE_DENOM}`);
+      } else {
+        const engine = (node as Node).engine;
+        log.info(`chain ${engine.chainId} running at height ${engine.latestHeight}; base denom ${BASE_DENOM}, dev balance ${DEV_BALANCE}`);
+      }
       return;
     }
     default:

@@ -16,6 +16,7 @@ import type { TxIndex } from '@chain/indexer';
 import { Engine, Mempool, MempoolError, fromTimestamp, seedOfPrivValidatorKey } from '@chain/consensus';
 import type { EngineHalt } from '@chain/consensus';
 import { nativeKeccak, nativeSecp256k1, toHex, sha256, utf8 } from '@chain/crypto';
+import { fastInterpreterAvailable } from '@chain/evm';
 import type { NodeConfig } from './config/config.js';
 import { parseDurationMs, parseListenAddress } from './config/config.js';
 import { BECH32_PREFIX, openGenesis, readValidatorKey } from './config/init.js';
@@ -72,6 +73,7 @@ export class Node {
     const metrics = createNodeMetrics(config);
     if (!nativeSecp256k1) log.warn('native secp256k1 binding not loaded: signature checks fall back to pure JS (slow)');
     if (!nativeKeccak) log.warn('native keccak addon not loaded: keccak256 falls back to pure JS (slow)');
+    if (!fastInterpreterAvailable) log.warn("the EVM's fast interpreter paths are not installed: contracts run ethereumjs's own interpreter (slower)");
     // the top-level fields only: app_state is read section by section by InitChain, on a fresh chain only
     const genesisFile = openGenesis(config.home);
     const genesis = genesisFile.doc;

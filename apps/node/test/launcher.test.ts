@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compiledIsCurrent } from '../bin/compiled.mjs';
+import { compiledIsCurrent, currentBuild } from '../bin/compiled.mjs';
 
 const BIN = new URL('../bin/chaind.mjs', import.meta.url).pathname;
 const CMD = new URL('../bin/chaind', import.meta.url).pathname;
@@ -41,6 +41,34 @@ describe('chaind launcher: compiled when the build is current, else the sources'
     expect(compiledIsCurrent(root)).to.equal(false); // an output removed
   });
 
+  it('runs the bundle only when it was made after the compiled files and the last npm install, in this checkout', () => {
+    file('packages/a/src/index.ts', 1000);
+    expect(currentBuild(root)).to.equal(undefined); // never built
+    file('packages/a/dist/index.js', 2000);
+    file('packages/a/tsconfig.build.tsbuildinfo', 2000);
+    expect(currentBuild(root)).to.equal('compiled'); // no bundle
+    const stamp = (at: number, at2 = root): void => {
+      file('apps/node/dist/bundle/bundle.json', at);
+      writeFileSync(join(root, 'apps/node/dist/bundle/bundle.json'), JSON.stringify({ root: at2 }));
+      utimesSync(join(root, 'apps/node/dist/bundle/bundle.json'), at, at);
+    };
+    stamp(3000);
+    expect(currentBuild(root)).to.equal('bundle');
+    expect(currentBuild(`${root}/`)).to.equal('bundle'); // the same folder
+    file('packages/a/tsconfig.build.tsbuildinfo', 4000); // compiled again, not bundled
+    expect(currentBuild(root)).to.equal('compiled');
+    stamp(5000);
+    expect(currentBuild(root)).to.equal('bundle');
+    file('node_modules/.package-lock.json', 6000); // npm install changed node_modules
+    expect(currentBuild(root)).to.equal('compiled');
+    stamp(7000);
+    expect(currentBuild(root)).to.equal('bundle');
+    stamp(8000, '/elsewhere'); // built in another checkout (its file paths are absolute)
+    expect(currentBuild(root)).to.equal('compiled');
+    file('packages/a/src/index.ts', 9000); // an edit: neither
+    expect(currentBuild(root)).to.equal(undefined);
+  });
+
   it('`chaind version --long` says how it runs: CHAIND_FROM_SOURCE=1 forces the sources; otherwise the build decides', () => {
     const run = (env: Record<string, string>): string => {
       const r = spawnSync(process.execPath, [BIN, 'version', '--long'], { encoding: 'utf8', env: { ...process.env, ...env } });
@@ -52,6 +80,9 @@ describe('chaind launcher: compiled when the build is current, else the sources'
     const before = compiledIsCurrent(ROOT);
     const runs = run({ CHAIND_FROM_SOURCE: '' });
     if (compiledIsCurrent(ROOT) === before) expect(runs).to.match(before ? /^compiled/ : /^TypeScript sources/);
+    else expect(runs).to.match(/^(compiled|TypeScript sources)/);
+    // CHAIND_BUNDLE=0: the compiled files even when a bundle is current
+    if (before && compiledIsCurrent(ROOT)) expect(run({ CHAIND_FROM_SOURCE: '', CHAIND_BUNDLE: '0' })).to.equal('compiled (npm run build)');
     else expect(runs).to.match(/^(compiled|TypeScript sources)/);
   });
 

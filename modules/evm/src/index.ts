@@ -1,5 +1,6 @@
 /** @chain/evm: the EVM module (Prague, @ethereumjs/evm) over the chain's store, auth and bank. */
 export { EvmModule, EVM_PROTO_DIR } from './module.js';
+export { fastInterpreterAvailable } from './interpreter-fast.js';
 export type { GenesisState as EvmGenesisState, GenesisAccount } from './genesis.js';
 export {
   EVENT_FEE_MARKET, EVENT_BLOCK_GAS, EVENT_BLOCK_BLOOM, EVENT_ETHEREUM_TX, EVENT_ETHEREUM, EVENT_TX_LOG, ATTR, BLOCK_ATTR, EVENT_ETHEREUM_BLOCK, ETH_BLOCK_ATTR,

@@ -21,21 +21,39 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { EVMError } from '@ethereumjs/evm';
 import type { EVM } from '@ethereumjs/evm';
 import { bigIntToBytes, bytesToBigInt } from '@ethereumjs/util';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-// The interpreter is not exported by the package (its exports map has only the root): load its file next to the
-// root module the resolver picks, so this is the same module instance the EVM uses. (`import.meta.resolve` is
-// Node >= 20.6; before it, the CommonJS entry's path, whose ES module build is in the sibling `esm` folder.)
-async function loadInterpreterPrototype(): Promise<any> {
+/**
+ * One of the package's own files (its exports map has only the root), from the module graph the EVM comes from.
+ * In chaind's bundle (`apps/node/scripts/bundle.mjs`) the bundler resolves the literal specifier to the file the
+ * bundled EVM imports; Node refuses it (not exported), so unbundled the file next to the root module the resolver
+ * picks is loaded. (`import.meta.resolve` is Node >= 20.6; before it, the CommonJS entry's path, whose ES module
+ * build is in the sibling `esm` folder.)
+ */
+async function loadEvmFile(name: 'interpreter' | 'errors'): Promise<any> {
   try {
+    // (`as string`: TypeScript does not resolve the specifier; the bundler still sees the literal)
+    return name === 'interpreter'
+      ? await import('@ethereumjs/evm/dist/esm/interpreter.js' as string)
+      : await import('@ethereumjs/evm/dist/esm/errors.js' as string);
+  } catch {
     const root = typeof import.meta.resolve === 'function'
       ? fileURLToPath(import.meta.resolve('@ethereumjs/evm'))
       : createRequire(import.meta.url).resolve('@ethereumjs/evm').replace(/([/\\])dist[/\\]cjs[/\\]/, '$1dist$1esm$1');
-    const mod = (await import(pathToFileURL(join(dirname(root), 'interpreter.js')).href)) as { Interpreter?: { prototype?: any } };
-    const p = mod.Interpreter?.prototype;
+    return import(pathToFileURL(join(dirname(root), `${name}.js`)).href);
+  }
+}
+
+async function loadInterpreterPrototype(): Promise<any> {
+  try {
+    const [mod, errors] = await Promise.all([loadEvmFile('interpreter'), loadEvmFile('errors')]);
+    // a second copy of the package's files (another module graph than the EVM's): patching it would reach no EVM
+    if (errors.EVMError !== EVMError) return undefined;
+    const p = (mod as { Interpreter?: { prototype?: any } }).Interpreter?.prototype;
     return typeof p?.runStep === 'function' && typeof p._getValidJumpDestinations === 'function' ? p : undefined;
   } catch {
     return undefined;

@@ -4,40 +4,18 @@
 // `node` (public API only: dist/*.js through the "default" export condition) and checks what it printed, and that
 // the installed tree holds exactly one @chain/errors.
 // PACK_TEST_KEEP=1 keeps the temp project (its path is printed).
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { ROOT, buildOnce, run } from './build.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const ROOT = join(HERE, '..', '..', '..');
 const FIXTURE = join(HERE, '..', 'fixture');
 /** the packages the fixture chain is composed of; everything they depend on is packed too */
 const ENTRY = ['@chain/auth', '@chain/bank', '@chain/server'];
 const ROOT_PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-
-/** an environment without what the surrounding `npm run`/mocha set: no tsx, no `source` condition, no workspace */
-function cleanEnv() {
-  const env = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (k === 'NODE_OPTIONS' || k.startsWith('npm_lifecycle_') || k.startsWith('npm_package_') || /^npm_config_(workspace|workspaces|include_workspace_root|prefix|local_prefix|global)$/i.test(k)) continue;
-    env[k] = v;
-  }
-  return env;
-}
-
-function run(cmd, args, cwd, { allowFail = false } = {}) {
-  const t = Date.now();
-  const r = spawnSync(cmd, args, { cwd, env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
-  const ms = Date.now() - t;
-  if (r.error) throw r.error;
-  if (r.status !== 0 && !allowFail) {
-    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited with ${r.status}:\n${r.stdout}\n${r.stderr}`);
-  }
-  return { ...r, ms };
-}
 
 /** name -> { dir, json } for packages/* and modules/* */
 function workspacePackages() {
@@ -98,10 +76,7 @@ describe('pack test: the packed packages compose a chain outside the monorepo', 
     names = packageClosure(ws);
 
     // 1. build
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const build = run(process.execPath, [tsc, '-b', 'tsconfig.build.json'], ROOT, { allowFail: true });
-    timings.build = build.ms;
-    if (build.status !== 0) throw new Error(`tsc -b tsconfig.build.json failed (exit ${build.status}):\n${build.stdout}${build.stderr}`);
+    timings.build = buildOnce();
 
     // 2. pack
     const tarballs = join(tmp, 'tarballs');

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseLogLevel } from '@chain/server/node';
 
 export const AppTomlSchema = z.object({
@@ -161,7 +161,7 @@ function check<T>(schema: z.ZodType<T>, value: unknown, file: string): T {
   return r.data;
 }
 
-export { parseDurationMs, parseListenAddress } from '@chain/server';
+export { parseDurationMs, parseListenAddress } from '@chain/server/node';
 
 export function loadConfig(home: string): NodeConfig {
   const dir = configDir(home);
