@@ -25,7 +25,7 @@ import { consensusParamsOf, validatorsOf } from './genesis.js';
 import type { Block, BlockID, Commit, ConsensusParams, Header, Timestamp, Validator, Vote } from './cmt-types.js';
 import { BLOCK_PROTOCOL_VERSION } from './cmt-types.js';
 import {
-  blockId as computeBlockId, canonicalVoteSignBytes, commitHash, consensusParamsHash, dataHash, emptyBlockId, evidenceHash,
+  blockId as computeBlockId, canonicalVoteSignBytes, commitHash, consensusParamsHash, dataHashOfTxHashes, emptyBlockId, evidenceHash,
   lastResultsHash, validatorAddress, validatorSetHash,
 } from './hashing.js';
 
@@ -502,7 +502,7 @@ export class Engine {
       time: toTimestamp(time),
       lastBlockId: prev?.block.blockId ?? emptyBlockId(),
       lastCommitHash: commitHash(lastCommit),
-      dataHash: dataHash(txs),
+      dataHash: dataHashOfTxHashes(included.map((t) => t.hash)),
       validatorsHash: validatorSetHash(this.vals),
       nextValidatorsHash,
       consensusHash: consensusParamsHash(this.params),

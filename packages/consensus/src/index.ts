@@ -12,7 +12,7 @@ export {
 export type { GenesisDoc, GenesisValidatorJSON, PrivValidatorKeyJSON } from './genesis.js';
 export { GO_ZERO_TIME, BlockIDFlags, VoteTypes, BLOCK_PROTOCOL_VERSION } from './cmt-types.js';
 export {
-  merkleRoot, txHash, dataHash, headerHash, validatorSetHash, blockId, emptyBlockId, validatorAddress, canonicalVoteSignBytes,
+  merkleRoot, txHash, dataHash, dataHashOfTxHashes, headerHash, validatorSetHash, blockId, emptyBlockId, validatorAddress, canonicalVoteSignBytes,
   encodeBlock, merkleProofs, verifyMerkleProof, txProof, validateTxProof,
 } from './hashing.js';
 export type { MerkleProof, TxProof } from './hashing.js';

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { ed25519 } from '@noble/curves/ed25519.js';
+import protobuf from 'protobufjs';
 import {
   blockId, canonicalVoteSignBytes, commitHash, commitSigSignBytes, consensusParamsHash, dataHash, emptyBlockId,
-  encodeBlock, encodeCommit, encodeExecTxResult, encodeHeader, evidenceHash, headerHash, isZeroBlockId,
+  dataHashOfTxHashes, encodeBlock, encodeCommit, encodeExecTxResult, encodeHeader, evidenceHash, headerHash, isZeroBlockId,
   lastResultsHash, makePartSetHeader, merkleRoot, sortValidators, splitParts, txHash, validatorAddress,
   validatorSetHash,
 } from '../src/hashing.js';
@@ -140,6 +141,53 @@ describe('cometbft v0.38 hashing vectors', () => {
       const rs = results.map((x: J) => ({ code: x.code, data: hex(x.data), gasWanted: x.gas_wanted, gasUsed: x.gas_used, log: x.log }));
       expect(rs.map((x: J) => toHex(encodeExecTxResult(x)))).to.deep.equal(r.protos ?? []);
       expect(toHex(lastResultsHash(rs))).to.equal(r.hash);
+    }
+  });
+
+  it('encodeExecTxResult writes what the protobuf encoder writes, over the edges of each field', () => {
+    // an independent reference: protobufjs's writer, field by field as proto3 leaves zero values out
+    const ref = (r: { code: number; data: Uint8Array; gasWanted: number; gasUsed: number }): string => {
+      const w = protobuf.Writer.create();
+      if (r.code !== 0) w.uint32(0x08).uint32(r.code);
+      if (r.data.length > 0) w.uint32(0x12).bytes(r.data);
+      if (r.gasWanted !== 0) w.uint32(0x28).int64(r.gasWanted);
+      if (r.gasUsed !== 0) w.uint32(0x30).int64(r.gasUsed);
+      return toHex(w.finish());
+    };
+    const codes = [0, 1, 5, 127, 128, 300, 16383, 16384, 2 ** 31, 2 ** 32 - 1];
+    const gases = [0, 1, 127, 128, 200_000, 2 ** 31, 2 ** 32, 2 ** 35 + 3, Number.MAX_SAFE_INTEGER, -1, -200_000];
+    const datas = [new Uint8Array(), Uint8Array.of(0), new Uint8Array(127).fill(7), new Uint8Array(128).fill(9), new Uint8Array(70_000).fill(3)];
+    let n = 0;
+    for (const code of codes) for (const gasWanted of gases) for (const data of datas) {
+      const r = { code, data, gasWanted, gasUsed: gases[(n++ * 7) % gases.length]! };
+      expect(toHex(encodeExecTxResult(r)), JSON.stringify({ ...r, data: data.length })).to.equal(ref(r));
+    }
+  });
+
+  it('merkleRoot and dataHash: the same roots as hashing every leaf and inner node with its own Hash object', () => {
+    const h = (...parts: Uint8Array[]): Uint8Array => {
+      const x = createHash('sha256');
+      for (const p of parts) x.update(p);
+      return new Uint8Array(x.digest());
+    };
+    const slow = (items: Uint8Array[]): Uint8Array => {
+      if (items.length === 0) return h();
+      const rec = (xs: Uint8Array[]): Uint8Array => {
+        if (xs.length === 1) return xs[0]!;
+        let k = 1;
+        while (k * 2 < xs.length) k *= 2;
+        return h(Uint8Array.of(1), rec(xs.slice(0, k)), rec(xs.slice(k)));
+      };
+      return rec(items.map((it) => h(Uint8Array.of(0), it)));
+    };
+    let seed = 7;
+    const rand = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (const count of [0, 1, 2, 3, 4, 5, 7, 8, 9, 31, 33, 100]) {
+      // item sizes up to 5,000 bytes (past the scratch buffer's first size)
+      const items = Array.from({ length: count }, () => Uint8Array.from({ length: rand() % 5000 }, () => rand() % 256));
+      expect(toHex(merkleRoot(items)), `${count} items`).to.equal(toHex(slow(items)));
+      expect(toHex(dataHashOfTxHashes(items.map(txHash))), `${count} txs`).to.equal(toHex(dataHash(items)));
+      expect(toHex(dataHash(items))).to.equal(toHex(slow(items.map((t) => h(t)))));
     }
   });
 
