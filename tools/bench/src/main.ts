@@ -33,6 +33,8 @@
  *   --vs-nodes chaind,simd     (vs-simd) which nodes to run (default both)
  *   --keep-homes yes           (vs-simd) keep the temporary homes
  *   --start-timeout S          (vs-simd) seconds a start may take (default 1800)
+ *   --rounds N                 (vs-simd load) each node runs the load N times, alternating which goes first; the
+ *                              table shows each figure's median, a line per round its sends/s ratio (default 1)
  *   --localnet-validators N    validators of the localnet comparison (default 4)
  *   --pos-validators 100,300   validator counts of the block-hook measurement
  *   --pos-delegations N        delegations at genesis (default 50000)
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
       nodes: nodes as ('chaind' | 'simd')[],
       keep: args.has('keep-homes') && args.get('keep-homes') !== 'no',
       startTimeoutMs: n('start-timeout', 1800) * 1000,
+      rounds: n('rounds', 1),
     });
     return;
   }

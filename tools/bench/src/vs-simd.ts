@@ -54,6 +54,12 @@ export interface VsSimdOptions {
   readonly keep: boolean;
   /** how long a start may take before the bench gives up (default 30 min) */
   readonly startTimeoutMs: number;
+  /**
+   * load mode: how many times each node runs the load (default 1), alternating which one goes first; the table then
+   * shows each figure's median over the rounds, and a line per round gives its sends/s and their ratio (this shared
+   * machine's speed drifts by 10-20% within minutes, so one pair of runs is one sample)
+   */
+  readonly rounds?: number;
 }
 
 const TIMEOUT_COMMIT_MS = 1000;
@@ -631,6 +637,21 @@ async function scaleRun(node: BenchNode & { genesisBytes: number; genesisMs: num
   };
 }
 
+/**
+ * Each numeric figure's median over the rounds (the lower middle one of an even count); the block intervals and the
+ * rejection samples of the round whose committed sends/s is that median. undefined when the node did not run.
+ */
+function medianFigures(list: LoadFigures[]): LoadFigures | undefined {
+  if (list.length <= 1) return list[0];
+  const mid = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+  const byTps = [...list].sort((a, b) => a.tps - b.tps)[Math.floor((list.length - 1) / 2)]!;
+  const out: Record<string, unknown> = { ...byTps };
+  for (const [k, v] of Object.entries(byTps)) {
+    if (typeof v === 'number') out[k] = mid(list.map((f) => (f as unknown as Record<string, unknown>)[k]).filter((x): x is number => typeof x === 'number'));
+  }
+  return out as unknown as LoadFigures;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // output
 
@@ -719,28 +740,32 @@ export async function vsSimdBench(o: VsSimdOptions): Promise<void> {
 
   const keys = benchKeys(o.accounts);
   const extra: GenesisAccounts = { count: keys.length, address: (i) => keys[i]!.addr };
-  const figs: Partial<Record<'chaind' | 'simd', LoadFigures>> = {};
-  for (const name of nodes) {
-    log(`${name}: preparing a home with ${o.accounts} funded accounts...`);
-    const node = name === 'chaind' ? await prepareChaind(extra, mempoolSize, name) : await prepareSimd(simdBin!, extra, mempoolSize, name);
-    homes.push(node.home);
-    try {
-      const f = await loadRun(node, keys, o);
-      figs[name] = f;
-      log(`  ${name}: ${f.committed}/${f.sent} committed (${f.rejected} rejected${f.rejections.length ? `: ${f.rejections.join(' | ')}` : ''}) in ${f.blocks} blocks (max ${f.maxBlockTxs} txs); ` +
-        `broadcast ${f.broadcastMs} ms; block intervals ${f.blockIntervalsMs.join(', ')} ms; node CPU ${f.nodeCpuPct.toFixed(0)}% of a core, generator ${f.genCpuPct.toFixed(0)}%`);
-    } finally {
-      await node.stop();
-      if (!o.keep) rmSync(node.home, { recursive: true, force: true });
+  const rounds = o.rounds ?? 1;
+  const runs: Record<'chaind' | 'simd', LoadFigures[]> = { chaind: [], simd: [] };
+  for (let round = 0; round < rounds; round++) {
+    // alternating which node goes first, so a drift of the machine's speed does not favour one
+    for (const name of round % 2 === 0 ? nodes : [...nodes].reverse()) {
+      log(`${name}: preparing a home with ${o.accounts} funded accounts${rounds > 1 ? ` (round ${round + 1} of ${rounds})` : ''}...`);
+      const node = name === 'chaind' ? await prepareChaind(extra, mempoolSize, name) : await prepareSimd(simdBin!, extra, mempoolSize, name);
+      homes.push(node.home);
+      try {
+        const f = await loadRun(node, keys, o);
+        runs[name].push(f);
+        log(`  ${name}: ${f.committed}/${f.sent} committed (${f.rejected} rejected${f.rejections.length ? `: ${f.rejections.join(' | ')}` : ''}) in ${f.blocks} blocks (max ${f.maxBlockTxs} txs); ` +
+          `broadcast ${f.broadcastMs} ms; block intervals ${f.blockIntervalsMs.join(', ')} ms; node CPU ${f.nodeCpuPct.toFixed(0)}% of a core, generator ${f.genCpuPct.toFixed(0)}%; ${fmt(f.tps)} sends/s`);
+      } finally {
+        await node.stop();
+        if (!o.keep) rmSync(node.home, { recursive: true, force: true });
+      }
     }
   }
-  const c = figs.chaind;
-  const s = figs.simd;
+  const c = medianFigures(runs.chaind);
+  const s = medianFigures(runs.simd);
   const ms = (d: number) => (n: number | undefined): string => (n === undefined ? 'n/a' : `${fmt(n, d)} ms`);
   const num = (n: number | undefined): string => fmt(n);
   const us = (n: number | undefined): string => (n === undefined ? 'n/a' : `${fmt(n)} µs`);
   const pct = (n: number | undefined): string => (n === undefined ? 'n/a' : `${fmt(n)}%`);
-  printTable(`${o.txs} bank sends from ${o.accounts} accounts, ${o.workers} generator processes x ${o.connections} connections in all (single node, 1 s blocks; shared 2-core machine)`, [
+  printTable(`${o.txs} bank sends from ${o.accounts} accounts, ${o.workers} generator processes x ${o.connections} connections in all (single node, 1 s blocks; shared 2-core machine)${rounds > 1 ? `; the median of ${rounds} rounds` : ''}`, [
     { figure: 'committed bank sends/s (first to last loaded block)', chaind: c?.tps, simd: s?.tps, show: num },
     { figure: 'committed sends/s, first broadcast to empty mempool', chaind: c?.e2eTps, simd: s?.e2eTps, show: num },
     { figure: 'sends committed with code 0', chaind: c?.committed, simd: s?.committed, show: num },
@@ -761,5 +786,13 @@ export async function vsSimdBench(o: VsSimdOptions): Promise<void> {
   ]);
   const detail = (n: 'chaind' | 'simd', f: LoadFigures | undefined): string =>
     f ? `${n}: ${f.blocks} loaded blocks, intervals ${f.blockIntervalsMs.join('/')} ms, ${f.rejected} rejected, ${f.restFailed} failed queries` : `${n}: not run`;
+  if (rounds > 1) {
+    console.log('');
+    for (let r = 0; r < rounds; r++) {
+      const a = runs.chaind[r]?.tps;
+      const b = runs.simd[r]?.tps;
+      console.log(`round ${r + 1}: committed sends/s chaind ${fmt(a)}, simd ${fmt(b)}${a !== undefined && b !== undefined ? `, ratio ${(a / b).toFixed(2)}` : ''}`);
+    }
+  }
   console.log(`\n${detail('chaind', c)}\n${detail('simd', s)}\n(total run ${((Date.now() - t0) / 1000).toFixed(0)} s${o.keep ? `; homes kept: ${homes.join(' ')}` : ''})`);
 }
