@@ -677,14 +677,15 @@ function printTable(title: string, rows: Row[]): void {
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * `npm run build` (tsc -b, incremental): chaind then runs compiled, as a production node does (bin/chaind.mjs
- * falls back to the TS sources through tsx when a source is newer than the build), as simd runs its Go binary.
+ * `npm run build` (tsc -b, incremental, then the bundle): chaind then runs bundled, as a production node does
+ * (bin/chaind.mjs falls back to the compiled files or the TS sources through tsx when they are newer than the
+ * bundle), as simd runs its Go binary.
  */
 export function ensureChaindBuild(): void {
   const t = Date.now();
   const r = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
-  log(`chaind: npm run build (compiled dist/) in ${((Date.now() - t) / 1000).toFixed(1)}s`);
+  log(`chaind: npm run build (compiled dist/ and its bundle) in ${((Date.now() - t) / 1000).toFixed(1)}s`);
 }
 
 export async function vsSimdBench(o: VsSimdOptions): Promise<void> {
