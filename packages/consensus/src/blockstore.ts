@@ -10,6 +10,7 @@ import type { Event } from '@chain/events';
 import type { ExecTxResult } from '@chain/app';
 import type { Block, BlockID, Commit, ConsensusParams, Validator } from './cmt-types.js';
 import { serialize, deserialize } from './serde.js';
+import { decodeBlock, decodeResults, encodeBlock, encodeResults } from './records.js';
 
 /** What the block store keeps of each tx result (the app's ExecTxResult without msg responses). */
 export type StoredTxResult = Omit<ExecTxResult, 'msgResponses'>;
@@ -97,22 +98,22 @@ export class BlockStore {
   constructor(private readonly db: BlockDB) {}
 
   /**
-   * The batch operations that store a block, its results and its seen commit, and the results record they write:
-   * JSON in which `txResults[i].events` are the events of tx i and `events` the FinalizeBlock events (the tx index
-   * worker reads them from it; see TxIndex.committed).
+   * The batch operations that store a block, its results and its seen commit (records.ts), and the view of the
+   * results record's event lists when it has them (the FinalizeBlock events, then each tx's: what the tx index
+   * reads; see TxIndex.committed).
    */
-  saveOps(stored: StoredBlock, results: StoredResults, seenCommit: Commit): { ops: BatchOp[]; resultsRecord: Uint8Array } {
+  saveOps(stored: StoredBlock, results: StoredResults, seenCommit: Commit): { ops: BatchOp[]; eventLists?: Uint8Array } {
     const h = stored.block.header.height;
     const hv = new Uint8Array(8);
     new DataView(hv.buffer).setBigUint64(0, BigInt(h));
-    const resultsRecord = serialize(results);
+    const { record, eventLists } = encodeResults(results);
     const ops: BatchOp[] = [
-      { type: 'put', key: hkey(P_BLOCK, h), value: serialize(stored) },
-      { type: 'put', key: hkey(P_RESULTS, h), value: resultsRecord },
+      { type: 'put', key: hkey(P_BLOCK, h), value: encodeBlock(stored) },
+      { type: 'put', key: hkey(P_RESULTS, h), value: record },
       { type: 'put', key: hashKey(stored.blockId.hash), value: hv },
       { type: 'put', key: hkey(P_COMMIT, h), value: serialize(seenCommit) },
     ];
-    return { ops, resultsRecord };
+    return { ops, eventLists };
   }
 
   /** Writes the validator set of `height` (in effect until the next height that has one). */
@@ -153,7 +154,7 @@ export class BlockStore {
     const c = this.recent.get(height);
     if (c) return c;
     const bz = await this.db.getRaw(hkey(P_BLOCK, height));
-    return bz ? deserialize<StoredBlock>(bz) : undefined;
+    return bz ? decodeBlock(bz) : undefined;
   }
 
   /** The block hash at `height`, synchronously (for the EVM's BLOCKHASH), from the cache or the database. */
@@ -161,14 +162,14 @@ export class BlockStore {
     const c = this.recent.get(height);
     if (c) return c.blockId.hash;
     const bz = this.db.getRawSync?.(hkey(P_BLOCK, height));
-    return bz ? deserialize<StoredBlock>(bz).blockId.hash : undefined;
+    return bz ? decodeBlock(bz).blockId.hash : undefined;
   }
 
   async results(height: number): Promise<StoredResults | undefined> {
     const c = this.recentResults.get(height);
     if (c) return c;
     const bz = await this.db.getRaw(hkey(P_RESULTS, height));
-    return bz ? deserialize<StoredResults>(bz) : undefined;
+    return bz ? decodeResults(bz) : undefined;
   }
 
   async seenCommit(height: number): Promise<Commit | undefined> {

@@ -538,7 +538,7 @@ export class Engine {
     const size = txs.reduce((n, t) => n + t.length, 0) + 1024;
     const stored: StoredBlock = { block, blockId: id, size };
     const indexed = included.map((t, i) => ({ hash: t.hash, height, index: i, events: txResults[i]!.events }));
-    const { ops, resultsRecord } = this.blocks.saveOps(stored, results, commit);
+    const { ops, eventLists } = this.blocks.saveOps(stored, results, commit);
     for (const op of this.indexer.blockOps(height, indexed, resp.events)) ops.push(op);
     if (height === this.initialHeight) {
       ops.push(...this.blocks.validatorsOps(height, this.vals));
@@ -555,7 +555,7 @@ export class Engine {
       this.pendingOps = undefined;
     }
     this.blocks.committed(stored, results);
-    this.indexer.committed(height, indexed, resp.events, resultsRecord);
+    this.indexer.committed(height, indexed, resp.events, eventLists);
     this.last = { block: stored, results, commit };
     this.height = height;
     this.appHash = resp.appHash;

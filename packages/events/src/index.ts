@@ -9,3 +9,4 @@ export { EventBus } from './bus.js';
 export type { EventBusOptions, SubscribeOptions } from './bus.js';
 export { CancelReason, Subscription } from './subscription.js';
 export type { BusMessage } from './subscription.js';
+export { BinaryReader, BinaryWriter, readEventLists, writeEventLists } from './binary.js';

@@ -4,7 +4,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
-import { Query } from '@chain/events';
+import { BinaryReader, Query, readEventLists } from '@chain/events';
 import type { Condition, Event } from '@chain/events';
 import { RawStore, exposedCompactingGc } from '@chain/store';
 import type { IndexMessage, QueryKind } from './index-worker.js';
@@ -40,7 +40,6 @@ const indexer = new TxIndexer(store, (h, index) => new Promise((resolve) => {
 
 /** Blocks and resets, in order; a query waits for the chain as it was when the query arrived. */
 let chain: Promise<void> = Promise.resolve();
-const decoder = new TextDecoder();
 let failure: string | undefined;
 
 // A full, compacting collection when the index falls idle: a block's results record parses into tens of MB of short-lived objects,
@@ -73,9 +72,9 @@ async function index(m: IndexMessage): Promise<void> {
   if (failure || m.height <= height) return; // indexed before a restart: the engine hands over from its stored height
   indexing++;
   try {
-    const r = JSON.parse(decoder.decode(m.results)) as { txResults?: ({ events?: Event[] } | null)[]; events?: Event[] };
-    const blockEvents = r.events ?? [];
-    const eventsOf = (index: number): readonly Event[] => r.txResults?.[index]?.events ?? [];
+    const lists = readEventLists(new BinaryReader(m.events));
+    const blockEvents = lists[0] ?? [];
+    const eventsOf = (index: number): readonly Event[] => lists[index + 1] ?? [];
     const txs: IndexedTx[] = m.indexes.map((index, i) => ({ hash: m.hashes.subarray(32 * i, 32 * i + 32), height: m.height, index, events: eventsOf(index) }));
     const ops = indexer.blockOps(m.height, txs, blockEvents);
     ops.push({ type: 'put', key: HEIGHT_KEY, value: be64(m.height) });

@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Event, Query } from '@chain/events';
+import { BinaryWriter, writeEventLists } from '@chain/events';
 import type { BatchOp } from '@chain/store';
 import type { BlockSearchOptions, BlockSearchResult } from './block-indexer.js';
 import type { EventsLoader, IndexedTx, TxIndex, TxRef, TxSearchOptions, TxSearchResult } from './tx-indexer.js';
@@ -47,8 +48,8 @@ export interface IndexMessage {
   /** the txs' hashes, 32 bytes each, in the order of `indexes` */
   hashes: Uint8Array;
   indexes: number[];
-  /** the results record (see TxIndex.committed): tx `indexes[i]`'s events are `txResults[indexes[i]].events` */
-  results: Uint8Array;
+  /** the block's events: @chain/events' event lists, list 0 the FinalizeBlock events, list i + 1 the tx at index i's */
+  events: Uint8Array;
 }
 
 export type QueryKind = 'byHash' | 'search' | 'searchBlocks' | 'height' | 'memory';
@@ -114,7 +115,7 @@ export class IndexWorker implements TxIndex {
     return [];
   }
 
-  committed(height: number, txs: readonly IndexedTx[], finalizeBlockEvents: readonly Event[], resultsJson?: Uint8Array): void {
+  committed(height: number, txs: readonly IndexedTx[], finalizeBlockEvents: readonly Event[], eventLists?: Uint8Array): void {
     if (this.failure || this.closing) return;
     const hashes = new Uint8Array(32 * txs.length);
     const indexes: number[] = [];
@@ -124,19 +125,24 @@ export class IndexWorker implements TxIndex {
       hashes.set(t.hash, 32 * i);
       indexes.push(t.index);
     }
-    let results: Uint8Array;
-    if (resultsJson) {
-      // the block store's record: nothing to encode on this thread; its buffer moves when it is the record's own
-      const whole = resultsJson.byteOffset === 0 && resultsJson.byteLength === resultsJson.buffer.byteLength && !(resultsJson.buffer instanceof SharedArrayBuffer);
-      results = whole ? resultsJson : resultsJson.slice();
-    } else {
-      // a record of the same shape (V8's JSON writer is faster than cloning the event objects)
-      const txResults: { events: readonly Event[] }[] = [];
-      for (const t of txs) txResults[t.index] = { events: t.events };
-      results = new TextEncoder().encode(JSON.stringify({ txResults, events: finalizeBlockEvents }));
+    let events = eventLists;
+    if (events === undefined) {
+      const lists: (readonly Event[])[] = [finalizeBlockEvents];
+      for (const t of txs) lists[t.index + 1] = t.events;
+      for (let i = 0; i < lists.length; i++) lists[i] ??= [];
+      const w = new BinaryWriter(64 * 1024);
+      if (!writeEventLists(w, lists)) {
+        // ABCI events are strings; the index could not store others (as the in-database index cannot)
+        this.fail(new Error(`tx index: block ${height} has an event whose type, key or value is not a string`));
+        return;
+      }
+      events = w.view();
     }
-    const msg: IndexMessage = { t: 'index', height, hashes, indexes, results };
-    const transfer = [hashes.buffer, results.buffer as ArrayBuffer];
+    // its buffer moves to the worker when the view is all of it, else the view is copied
+    const whole = events.byteOffset === 0 && events.byteLength === events.buffer.byteLength && !(events.buffer instanceof SharedArrayBuffer);
+    if (!whole) events = events.slice();
+    const msg: IndexMessage = { t: 'index', height, hashes, indexes, events };
+    const transfer = [hashes.buffer, events.buffer as ArrayBuffer];
     this.worker.postMessage(msg, transfer);
   }
 

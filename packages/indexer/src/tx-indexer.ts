@@ -80,12 +80,13 @@ export interface TxIndex {
   /** Batch operations to commit in the block's atomic batch (none for an index with its own database). */
   blockOps(height: number, txs: readonly IndexedTx[], finalizeBlockEvents: readonly Event[]): BatchOp[];
   /**
-   * The block's batch is durable: an index with its own database indexes the block now. `resultsJson`, when given,
-   * is the same events as JSON (`{ "txResults": [{ "events": [...] }, ...], "events": [...] }`, other fields
-   * ignored; the block store's results record), which the index may read instead of the objects; its buffer may be
-   * taken (transferred to another thread).
+   * The block's batch is durable: an index with its own database indexes the block now. `eventLists`, when given,
+   * is the same events in @chain/events' binary event lists (`writeEventLists`: list 0 `finalizeBlockEvents`, list
+   * i + 1 the events of the tx at index i; the block store's results record has them), which the index may read
+   * instead of the objects; the buffer under it may be taken (transferred to another thread) when the view is all
+   * of it.
    */
-  committed(height: number, txs: readonly IndexedTx[], finalizeBlockEvents: readonly Event[], resultsJson?: Uint8Array): void;
+  committed(height: number, txs: readonly IndexedTx[], finalizeBlockEvents: readonly Event[], eventLists?: Uint8Array): void;
   /** The committed tx with this hash. Every lookup and search sees the blocks `committed` before it was called. */
   byHash(hash: Uint8Array): Promise<TxRef | undefined>;
   search(query: Query, opts: TxSearchOptions): Promise<TxSearchResult>;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseQuery } from '@chain/events';
+import { BinaryWriter, parseQuery, writeEventLists } from '@chain/events';
 import type { Event } from '@chain/events';
 import { IndexWorker, TxIndexer } from '../src/index.js';
 import type { BlockSearchResult, IndexedTx, TxSearchResult } from '../src/index.js';
@@ -119,18 +119,38 @@ describe('IndexWorker: the tx index on a worker thread, in its own database', fu
     expect(await worker.byHash(txHashAt(1, 0))).to.deep.include({ height: 1, index: 0 });
   });
 
-  it('reads the events from a results record (the block store\'s JSON) when one is handed over, with the same index', async () => {
+  it('reads the events from the event lists of a results record when they are handed over, with the same index', async () => {
     await worker.reset();
     BLOCKS.forEach((b, i) => {
-      // a record as the block store writes it: other fields around the events, a buffer that is a view (copied)
-      const record = Buffer.from(JSON.stringify({ height: i + 1, txResults: b.txs.map((events) => ({ code: 0, data: { $b: '' }, gasUsed: { $n: '5' }, events })), events: b.events }));
-      worker.committed(i + 1, txsOf(i + 1, b), [], new Uint8Array(record.buffer, record.byteOffset, record.byteLength));
+      // as the block store hands them over: a view inside the record (other fields before it), copied to the worker
+      const w = new BinaryWriter();
+      w.uint(i + 1);
+      w.string('other fields');
+      const start = w.pos;
+      writeEventLists(w, [b.events, ...b.txs]);
+      const end = w.pos;
+      w.uint(7);
+      worker.committed(i + 1, txsOf(i + 1, b), [], w.buf.subarray(start, end));
     });
     for (const q of TX_QUERIES) {
       expect(await worker.search(parseQuery(q), { page: 1, perPage: 100, orderDesc: false }), q).to.deep.equal(await fx.indexer.search(parseQuery(q), { page: 1, perPage: 100, orderDesc: false }));
     }
     for (const q of BLOCK_QUERIES) {
       expect(await worker.searchBlocks(parseQuery(q), { page: 1, perPage: 10, orderDesc: true }), q).to.deep.equal(await fx.indexer.searchBlocks(parseQuery(q), { page: 1, perPage: 10, orderDesc: true }));
+    }
+  });
+
+  it('fails with a readable error on an event that is not all strings (the index stores strings only)', async () => {
+    const own = tempDir('index-worker-odd');
+    const errors: Error[] = [];
+    const w = await IndexWorker.open(own.dir, async () => undefined, { onError: (e) => errors.push(e) });
+    try {
+      w.committed(1, [{ hash: txHashAt(1, 0), height: 1, index: 0, events: [{ type: 'odd', attributes: [{ key: 'n', value: 5 as unknown as string }] }] }], []);
+      expect(errors.map((e) => e.message)).to.deep.equal(['tx index: block 1 has an event whose type, key or value is not a string']);
+      await w.byHash(txHashAt(1, 0)).then(() => expect.fail('answered'), (e: Error) => expect(e.message).to.match(/not a string/));
+    } finally {
+      await w.close();
+      own.remove();
     }
   });
 
