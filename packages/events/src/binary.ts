@@ -38,7 +38,7 @@ export class BinaryWriter {
 
   /** a non-negative safe integer */
   uint(n: number): void {
-    this.ensure(8);
+    if (this.pos + 8 > this.buf.length) this.ensure(8);
     const b = this.buf;
     let p = this.pos;
     while (n >= 0x80) {
@@ -69,24 +69,39 @@ export class BinaryWriter {
   /** `(byte length << 1) | ascii`, then the UTF-8 bytes */
   string(s: string): void {
     const n = s.length;
-    this.ensure(n + 8);
-    // optimistic: written as ASCII after a prefix sized for `n` bytes; anything else is written again as UTF-8
+    if (this.pos + 3 * n + 16 > this.buf.length) this.ensure(3 * n + 16);
+    // written after a prefix sized for `n` bytes (ASCII); a string that is not is moved to its prefix's size
     const start = this.pos;
     this.uint(n * 2 + 1);
+    const at = this.pos;
     const b = this.buf;
-    let p = this.pos;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 0x80) {
-        this.pos = start;
-        const u = encoder.encode(s);
-        this.uint(u.length * 2);
-        this.raw(u);
-        return;
+    if (n <= 24) {
+      let p = at;
+      for (let i = 0; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) return this.placed(start, at, encoder.encodeInto(s, b.subarray(at)).written);
+        b[p++] = c;
       }
-      b[p++] = c;
+      this.pos = p;
+      return;
     }
-    this.pos = p;
+    // longer strings: the native encoder (one pass; ASCII when it wrote a byte per character)
+    const written = encoder.encodeInto(s, b.subarray(at)).written;
+    if (written === n) this.pos = at + n;
+    else this.placed(start, at, written);
+  }
+
+  /** A string that is not ASCII was encoded at `at` (`written` bytes): its prefix at `start`, then the bytes. */
+  private placed(start: number, at: number, written: number): void {
+    const len = written * 2;
+    let size = 1;
+    for (let v = len; v >= 0x80; v = Math.floor(v / 0x80)) size++;
+    // the bytes move first (a longer prefix would overwrite their start), then the prefix goes before them
+    const to = start + size;
+    if (to !== at) this.buf.copyWithin(to, at, at + written);
+    this.pos = start;
+    this.uint(len);
+    this.pos = to + written;
   }
 
   /** the bytes written (a view of this writer's buffer) */

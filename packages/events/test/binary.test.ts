@@ -91,6 +91,24 @@ describe('binary event lists', () => {
     expect(() => new BinaryReader(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01)).uint()).to.throw(/too long/);
   });
 
+  it('strings of every length around the native path and the prefix sizes, ASCII or not, read back the same', () => {
+    const samples: string[] = [];
+    for (const n of [0, 1, 23, 24, 25, 26, 31, 32, 50, 63, 64, 65, 100, 8191, 8192, 8193]) {
+      samples.push('a'.repeat(n));
+      if (n > 0) {
+        samples.push('a'.repeat(n - 1) + 'é'); // one 2-byte character at the end
+        samples.push('é'.repeat(n)); // latin-1 characters: 2 bytes each, so a longer prefix than the ASCII guess
+        samples.push('✓' + 'b'.repeat(n)); // a 3-byte character first
+        samples.push('🙂'.repeat(Math.ceil(n / 2))); // surrogate pairs: 4 bytes for 2 code units
+      }
+    }
+    const w = new BinaryWriter(1);
+    for (const s of samples) w.string(s);
+    const r = new BinaryReader(w.view());
+    for (const s of samples) expect(r.string(), JSON.stringify(s.slice(0, 30))).to.equal(s);
+    expect(r.pos).to.equal(w.pos);
+  });
+
   it('reads a view inside a larger buffer, from an offset', () => {
     const w = new BinaryWriter();
     w.string('before');
