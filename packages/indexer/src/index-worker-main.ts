@@ -42,7 +42,7 @@ const indexer = new TxIndexer(store, (h, index) => new Promise((resolve) => {
 let chain: Promise<void> = Promise.resolve();
 let failure: string | undefined;
 
-// A full, compacting collection when the index falls idle: a block's results record parses into tens of MB of short-lived objects,
+// A full, compacting collection when the index falls idle: a loaded block's events decode into tens of MB of short-lived objects,
 // and V8 keeps the heap it grew until its memory reducer gets to it (the node's thread does the same, idle-gc.ts).
 // Only when no block is being indexed: one collected while a block's write was pending kept that block's objects,
 // and the heap then stayed at that size (after 20,000 bank sends: 43 MB used of 75 MB held, 8 MB before the load); a
