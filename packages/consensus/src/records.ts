@@ -6,8 +6,8 @@
  * written before read as they did: JSON starts with `{`):
  *
  *   results record: 0x01, height, app hash, per tx (count first) code, codespace, log, info, data, gas wanted,
- *                   gas used; per validator update (count first) pub key, power; then the events (length first) as
- *                   @chain/events' event lists: the block's own events, then each tx's
+ *                   gas used; per validator update (count first) pub key, power; then, to the record's end, the
+ *                   events as @chain/events' event lists: the block's own events, then each tx's
  *   block record:   0x01, the JSON record of the block with no txs (length first), then the txs (count first)
  *
  * (unsigned varints; bytes and strings length-prefixed). A results record with a number that is not a
@@ -28,14 +28,14 @@ const isUint = (n: unknown): n is number => typeof n === 'number' && Number.isSa
  * list i + 1 tx i's), which the tx index reads.
  */
 export function encodeResults(results: StoredResults): { record: Uint8Array; eventLists?: Uint8Array } {
-  const w = new BinaryWriter(64 * 1024 + results.txResults.length * 512);
+  const w = new BinaryWriter(64 * 1024 + results.txResults.length * 896);
   const events = writeResults(w, results);
   if (events === undefined) return { record: serialize(results) };
   const record = w.view();
-  return { record, eventLists: record.subarray(record.length - events, record.length) };
+  return { record, eventLists: record.subarray(events) };
 }
 
-/** Writes the binary record into `w`; returns the length of its event lists (undefined: not writable so). */
+/** Writes the binary record into `w`; returns where its event lists start (undefined: not writable so). */
 function writeResults(w: BinaryWriter, r: StoredResults): number | undefined {
   if (!isUint(r.height) || !(r.appHash instanceof Uint8Array)) return undefined;
   w.byte(BINARY);
@@ -61,10 +61,8 @@ function writeResults(w: BinaryWriter, r: StoredResults): number | undefined {
     w.bytes(u.pubKey);
     w.uint(u.power);
   }
-  const events = new BinaryWriter(64 * 1024 + r.txResults.length * 384);
-  if (!writeEventLists(events, lists)) return undefined;
-  w.bytes(events.view());
-  return events.pos;
+  const events = w.pos;
+  return writeEventLists(w, lists) ? events : undefined;
 }
 
 export function decodeResults(record: Uint8Array): StoredResults {
@@ -93,8 +91,9 @@ export function decodeResults(record: Uint8Array): StoredResults {
     const pubKey = r.bytes();
     validatorUpdates[i] = { pubKey, power: r.uint() };
   }
-  const len = r.uint();
-  const lists = readEventLists(new BinaryReader(record, r.pos, r.pos + len));
+  const rest = new BinaryReader(record, r.pos);
+  const lists = readEventLists(rest);
+  if (rest.pos !== record.length) throw new Error('binary record: bytes after the event lists');
   if (lists.length !== n + 1) throw new Error(`binary record: ${lists.length} event lists for ${n} txs`);
   for (let i = 0; i < n; i++) txResults[i]!.events = lists[i + 1]!;
   return { height, txResults, events: lists[0]!, validatorUpdates, appHash };

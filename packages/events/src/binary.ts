@@ -136,11 +136,6 @@ export class BinaryReader {
     return n;
   }
 
-  byte(): number {
-    if (this.pos >= this.end) throw new Error('binary record: truncated');
-    return this.buf[this.pos++]!;
-  }
-
   /** length-prefixed bytes, copied */
   bytes(): Uint8Array {
     const n = this.uint();
